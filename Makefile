@@ -1,0 +1,104 @@
+# down_read_unfair() for Linux 6.12: the front door.  `make help` lists
+# the targets.  Every phase prints its elapsed time.
+
+# --- what the series is built on, and by whom ---------------------------
+BASE_PKG       := linux-source-6.12
+BASE_VERSION   := 6.12.118-1~deb12u1
+SERIES_VERSION := 1
+AUTHOR_NAME    := rwsem-unfair developers
+AUTHOR_EMAIL   := rwsem-unfair@example.org
+
+# --- where things live (outside the checkout) ----------------------------
+CACHE ?= $(HOME)/.cache/rwsem-unfair
+TREE  ?= $(CACHE)/linux
+OBJ   ?= $(CACHE)/obj
+RUNS  ?= $(CACHE)/runs
+
+# kselftest collections built and installed into the guest
+KSFT_TARGETS := proc
+
+KMAKE := make -C $(TREE) O=$(OBJ) ARCH=x86_64 \
+	KBUILD_BUILD_USER=rwsem-unfair KBUILD_BUILD_HOST=qemu \
+	KBUILD_BUILD_TIMESTAMP=$(subst ~,-,$(BASE_VERSION))
+
+export BASE_PKG BASE_VERSION SERIES_VERSION AUTHOR_NAME AUTHOR_EMAIL
+export TREE OBJ RUNS KMAKE KSFT_TARGETS
+# ccache through Debian's compiler symlinks: CC stays "gcc" for kbuild.
+export PATH := /usr/lib/ccache:$(PATH)
+export CCACHE_MAXSIZE ?= 8G
+
+Q := qemu-boot
+PHASE := $(Q)/phase.sh
+
+.PHONY: all help deps tree config build initramfs boot demo test shell \
+	export check-export image-path clean distclean bench check-series
+
+all: demo
+
+help:
+	@echo 'down_read_unfair() for Linux 6.12 ($(BASE_PKG) $(BASE_VERSION))'
+	@echo
+	@echo 'Main commands:'
+	@echo '  make              build the patched kernel, boot it in QEMU, show the demo'
+	@echo '  make test         build, boot, run KUnit + kselftests, print "N passed, N failed"'
+	@echo
+	@echo 'Phases (each can be run alone, each depends on the ones before):'
+	@echo '  deps              apt-get install what is missing (needs root)'
+	@echo '  tree              import the base into $(TREE), git am the patch folders'
+	@echo '  config            tinyconfig + $(Q)/kernel.config via merge_config.sh, verified'
+	@echo '  build             kernel, modules and kselftests into $(OBJ) (ccache)'
+	@echo '  initramfs         dracut initramfs with the kselftests and the guest runner'
+	@echo '  boot / demo       boot QEMU and run the contention demo'
+	@echo '  test              boot QEMU, run the test suites, parse KTAP, check the console'
+	@echo '  shell             boot QEMU with an interactive shell on the serial console'
+	@echo
+	@echo 'Series:'
+	@echo '  export            git format-patch the branch into the three patch folders'
+	@echo '  check-export      fail if re-exporting the branch would change a file'
+	@echo
+	@echo 'Other:'
+	@echo '  image-path        print the absolute path of the built bzImage'
+	@echo '  clean             remove test run output and the initramfs'
+	@echo '  distclean         remove the kernel tree and the object directory too'
+	@echo
+	@echo 'Variables: CACHE=$(CACHE) TREE=$(TREE) OBJ=$(OBJ)'
+	@echo '           ACCEL=kvm|tcg (default: probe KVM, fall back to TCG)'
+
+deps:
+	@$(PHASE) deps $(Q)/deps.sh
+
+tree: deps
+	@$(PHASE) tree $(Q)/tree.sh
+
+config: tree
+	@$(PHASE) config $(Q)/config.sh
+
+build: config
+	@$(PHASE) build $(Q)/build.sh
+
+initramfs: build
+	@$(PHASE) initramfs $(Q)/initramfs.sh
+
+boot demo: initramfs
+	@$(PHASE) demo $(Q)/run-qemu.sh demo
+
+test: initramfs check-export
+	@$(PHASE) test $(Q)/run-qemu.sh test
+
+shell: initramfs
+	@$(Q)/run-qemu.sh shell
+
+export:
+	@$(PHASE) export $(Q)/export.sh
+
+check-export:
+	@$(PHASE) check-export $(Q)/export.sh --check
+
+image-path:
+	@echo $(OBJ)/arch/x86/boot/bzImage
+
+clean:
+	rm -rf $(RUNS) $(OBJ)/initramfs.img $(OBJ)/initramfs-staging
+
+distclean:
+	rm -rf $(CACHE)

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Print the QEMU accelerator to use: kvm only if a bounded probe boot of the
+# built kernel reaches userspace under KVM, else tcg.  /dev/kvm existing is
+# not enough: on some hosts a KVM guest hangs right after the firmware.
+# The verdict is cached per QEMU version and host kernel.  ACCEL=kvm|tcg
+# skips the probe.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+: "${OBJ:?}"
+tcg=tcg,thread=multi
+case ${ACCEL:-auto} in
+tcg) echo $tcg; exit 0 ;;
+kvm) echo kvm; exit 0 ;;
+auto) ;;
+*) die "ACCEL must be kvm, tcg or auto, not '$ACCEL'" ;;
+esac
+if [ ! -w /dev/kvm ]; then
+	echo $tcg
+	exit 0
+fi
+key="$(qemu-system-x86_64 --version | head -n 1) / host $(uname -r)"
+cache=$OBJ/kvm-probe
+if [ -f "$cache" ] && [ "$(head -n 1 "$cache")" = "$key" ]; then
+	verdict=$(sed -n 2p "$cache")
+else
+	log=$OBJ/kvm-probe.log
+	timeout -k 5 "${KVM_PROBE_TIMEOUT:-30}" qemu-system-x86_64 -nodefaults \
+		-no-user-config -machine pc -accel kvm -smp 2 -m 512M \
+		-display none -no-reboot -monitor none -serial "file:$log" \
+		-kernel "$OBJ/arch/x86/boot/bzImage" -initrd "$OBJ/initramfs.img" \
+		-append "console=ttyS0 panic=-1 rwsem.mode=probe" \
+		>/dev/null 2>&1 || true
+	if grep -q RWSEM-UNFAIR-PROBE-OK "$log" 2>/dev/null; then
+		verdict=kvm
+	else
+		verdict=tcg
+		echo "KVM probe boot did not reach userspace in ${KVM_PROBE_TIMEOUT:-30} s; using TCG (log: $log)" >&2
+	fi
+	printf '%s\n%s\n' "$key" "$verdict" >"$cache"
+fi
+[ "$verdict" = kvm ] && echo kvm || echo $tcg

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Export the kernel branch into branch-export/, sysctl-patch/ and selftests/
+# with git format-patch.  --check: export into a scratch directory and fail
+# if any file would change.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+. "$here/lib.sh"
+: "${TREE:?}" "${SERIES_VERSION:?}"
+check=0
+[ "${1:-}" = --check ] && check=1
+
+git -C "$TREE" rev-parse -q --verify refs/heads/unfair/tests >/dev/null ||
+	die "no branch unfair/tests in $TREE; run 'make tree'"
+
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+fp() { # from to folder [extra format-patch args]
+	local from=$1 to=$2 dir=$out/$3
+	shift 3
+	mkdir -p "$dir"
+	[ "$(git -C "$TREE" rev-list --count "$from..$to")" -gt 0 ] || return 0
+	git -C "$TREE" -c core.abbrev=12 format-patch -q --zero-commit \
+		--no-signature --no-numbered-files -v"$SERIES_VERSION" \
+		--output-directory="$dir" "$@" "$from..$to" >/dev/null
+}
+
+fp base unfair/series branch-export --cover-letter \
+	--cover-from-description=subject --base=base
+fp unfair/series unfair/sysctl sysctl-patch
+fp unfair/sysctl unfair/tests selftests
+
+status=0
+for d in branch-export sysctl-patch selftests; do
+	if [ $check = 1 ]; then
+		if ! diff -r -q -x '*.md' -x '.*' "$top/$d" "$out/$d" >&2; then
+			echo "$d/ does not match branch in $TREE" >&2
+			status=1
+		fi
+	else
+		rm -f "$top/$d"/*.patch
+		cp "$out/$d"/*.patch "$top/$d"/ 2>/dev/null || true
+		echo "$d/: $(ls "$out/$d" | wc -l) files"
+	fi
+done
+if [ $check = 1 ]; then
+	[ $status = 0 ] || die "exported patches differ from the branch: run 'make export' and commit, or 'make tree' to re-apply"
+	echo "export matches branch"
+fi

@@ -1,0 +1,91 @@
+#!/bin/bash
+# PID 1 of the test guest.  Reads rwsem.mode= from the kernel command line,
+# runs that mode, writes framed results to the results channel (ttyS1) and
+# always ends the VM.  Console output goes to ttyS0.
+set -uo pipefail
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+here=/rwsem-unfair
+
+finish() {
+	echo "rwsem-unfair: guest runner done, rebooting (QEMU exits on -no-reboot)"
+	echo b >/proc/sysrq-trigger
+	sleep 10
+}
+trap finish EXIT
+
+arg() { # arg NAME DEFAULT
+	local a
+	for a in $(cat /proc/cmdline); do
+		case $a in "$1="*) echo "${a#*=}"; return ;; esac
+	done
+	echo "$2"
+}
+
+mode=$(arg rwsem.mode test)
+grep -q " /sys/kernel/debug " /proc/mounts || mount -t debugfs none /sys/kernel/debug 2>/dev/null
+mkdir -p /tmp && mount -t tmpfs none /tmp 2>/dev/null
+
+case $mode in
+probe)
+	echo "RWSEM-UNFAIR-PROBE-OK"
+	exit 0
+	;;
+shell)
+	echo "rwsem-unfair guest shell: kselftests in /opt/kselftests, exit to power off"
+	setsid -c bash -i </dev/ttyS0 >/dev/ttyS0 2>&1
+	exit 0
+	;;
+esac
+
+exec 3>/dev/ttyS1
+stty -F /dev/ttyS1 raw -echo 2>/dev/null
+out() { printf '%s\n' "$@" >&3; }
+
+# Pre-seeded with failure: the host counts the run as failed unless the
+# last verdict line it sees is "done".
+out "RWSEM-UNFAIR-RESULTS-BEGIN" "@@ verdict FAIL runner started but did not finish"
+
+out "@@ section env"
+{
+	echo "kernel $(cat /proc/sys/kernel/osrelease)"
+	echo "cpus $(grep -c ^processor /proc/cpuinfo)"
+	echo "clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+	echo "mode $mode"
+} | tee /dev/fd/3
+
+# run_section NAME COMMAND...: run, show on the console, frame on ttyS1.
+run_section() {
+	local name=$1
+	shift
+	echo "rwsem-unfair: running $name"
+	out "@@ section $name"
+	"$@" 2>&1 | tee /dev/fd/3
+}
+
+ksft() {
+	local t args=()
+	for t in "$@"; do args+=(-t "$t"); done
+	cd /opt/kselftests && ./run_kselftest.sh "${args[@]}"
+}
+
+case $mode in
+demo)
+	run_section demo ksft proc:proc-maps-contention
+	;;
+test)
+	for f in /sys/kernel/debug/kunit/*/results; do
+		[ -e "$f" ] || continue
+		s=${f%/results}
+		run_section "kunit:${s##*/}" cat "$f"
+	done
+	mapfile -t tests < <(grep -v '^#' "$here/tests.list")
+	run_section kselftest ksft "${tests[@]}"
+	;;
+*)
+	echo "rwsem-unfair: unknown rwsem.mode=$mode"
+	exit 1
+	;;
+esac
+
+out "@@ verdict done" "RWSEM-UNFAIR-RESULTS-END"
+exec 3>&-

@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Judge one QEMU test run from its console log and results channel.
+
+The guest frames its results on ttyS1 (see guest/guest-init.sh).  Every
+KTAP section is parsed with the kernel's own parser (kunit.py parse
+--json); kselftest programs' nested KTAP is parsed the same way, so that
+each test case shows up.  The console log is scanned for splats.  Prints
+one table and a last line "N passed, N failed, N skipped"; exits non-zero
+on any failure, splat, missing section or unfinished runner.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+SPLATS = [
+    r"WARNING:", r"BUG:", r"kernel BUG at", r"KASAN", r"UBSAN",
+    r"Oops", r"general protection fault", r"Kernel panic",
+    r"INFO: task .* blocked for more than", r"detected stalls?",
+    r"rcu_\w+ self-detected stall", r"soft lockup", r"hard LOCKUP",
+    r"possible circular locking", r"possible recursive locking",
+    r"inconsistent lock state", r"DEBUG_LOCKS_WARN_ON",
+    r"turning off the locking correctness validator",
+    r"suspicious RCU usage", r"Call Trace:", r"!!!",
+]
+SPLAT_RE = re.compile("|".join(SPLATS))
+
+
+def ktap_cases(kunit, text, workdir, tag):
+    """Parse KTAP text with kunit.py; return [(name, status)] of leaves."""
+    src = os.path.join(workdir, tag + ".ktap")
+    out = os.path.join(workdir, tag + ".json")
+    with open(src, "w") as f:
+        f.write(text)
+    log = subprocess.run([sys.executable, kunit, "parse", "--json=" + out, src],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True)
+    with open(os.path.join(workdir, tag + ".parse.log"), "w") as f:
+        f.write(log.stdout)
+    try:
+        with open(out) as f:
+            root = json.load(f)
+    except (OSError, ValueError):
+        return []
+    cases = []
+
+    def walk(group, prefix):
+        for c in group.get("test_cases", []):
+            cases.append((prefix + c["name"], c["status"]))
+        for g in group.get("sub_groups", []):
+            walk(g, prefix + g["name"] + ": ")
+    walk(root, "")
+    return cases
+
+
+def kselftest_rows(kunit, text, workdir):
+    """Rows for a run_kselftest.sh section, one per nested test case."""
+    rows = []
+    top = ktap_cases(kunit, text, workdir, "kselftest")
+    lines = text.splitlines()
+    for i, (name, status) in enumerate(top):
+        prog = name.split(": ")[-1].strip()
+        # The program's own KTAP is the "# "-prefixed block before its
+        # "ok N selftests: COLLECTION: PROG" line.
+        end = next((j for j, l in enumerate(lines)
+                    if re.match(r"(not )?ok \d+ .*" + re.escape(name) + r"\b", l)), None)
+        start = next((j for j in range(end or 0, -1, -1)
+                      if lines[j].startswith("# " + name.split(": ")[0])), None) \
+            if end is not None else None
+        nested = []
+        if start is not None:
+            body = [l[2:] if l.startswith("# ") else l[1:] if l == "#" else ""
+                    for l in lines[start + 1:end]]
+            nested = ktap_cases(kunit, "\n".join(body) + "\n", workdir,
+                                "kselftest-%d" % i)
+        for case, st in nested:
+            rows.append((prog + ": " + case, st))
+        if status != "PASS" and status != "SKIP" and \
+                not any(st in ("FAIL", "ERROR") for _, st in nested):
+            rows.append((prog + ": program exit", status))
+        elif not nested:
+            rows.append((prog, status))
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kunit", required=True, help="path of kunit.py")
+    ap.add_argument("--mode", default="test")
+    ap.add_argument("console")
+    ap.add_argument("results")
+    a = ap.parse_args()
+    workdir = os.path.join(os.path.dirname(os.path.abspath(a.results)), "parsed")
+    os.makedirs(workdir, exist_ok=True)
+
+    def read(p):
+        try:
+            with open(p, "rb") as f:
+                return f.read().decode("utf-8", "replace").replace("\r", "")
+        except OSError:
+            return ""
+    console, results = read(a.console), read(a.results)
+    problems = []
+    rows = []
+
+    splats = [l for l in console.splitlines() if SPLAT_RE.search(l)]
+    if splats:
+        problems.append("splat on the guest console (%d lines), first: %s"
+                        % (len(splats), splats[0].strip()))
+
+    if "RWSEM-UNFAIR-RESULTS-BEGIN" not in results:
+        problems.append("the guest never reached the test runner "
+                        "(nothing on the results channel)")
+    sections, verdict, cur = {}, None, None
+    for line in results.splitlines():
+        m = re.match(r"@@ (section|verdict) (.*)", line)
+        if m and m.group(1) == "section":
+            cur = m.group(2).strip()
+            sections[cur] = []
+        elif m:
+            verdict = m.group(2).strip()
+        elif line == "RWSEM-UNFAIR-RESULTS-END":
+            cur = None
+        elif cur is not None:
+            sections[cur].append(line)
+    if "RWSEM-UNFAIR-RESULTS-BEGIN" in results and verdict != "done":
+        problems.append("guest runner did not finish (last verdict: %s)" % verdict)
+
+    env = dict(l.split(" ", 1) for l in sections.get("env", []) if " " in l)
+    if "jiffies" in env.get("clocksource", ""):
+        problems.append("guest clocksource is %s: timing tests are meaningless"
+                        % env["clocksource"])
+
+    for name, lines in sections.items():
+        text = "\n".join(lines) + "\n"
+        if name == "env":
+            continue
+        if name.startswith("kunit:"):
+            got = [("kunit " + n, s) for n, s in
+                   ktap_cases(a.kunit, text, workdir, name.replace(":", "-"))]
+        else:
+            got = [(name + " " + n, s) for n, s in kselftest_rows(a.kunit, text, workdir)]
+        if not got:
+            problems.append("section %s: no KTAP results" % name)
+        rows += got
+        if name == "demo":
+            print("Demo figures (DESIGN.md section 1 scenario):")
+            for l in lines:
+                if re.search(r"_ms=|clocksource", l):
+                    print("   " + l.lstrip("# "))
+
+    if env:
+        print("guest: kernel %s, %s CPUs, clocksource %s" %
+              (env.get("kernel"), env.get("cpus"), env.get("clocksource")))
+    width = max([len(n) for n, _ in rows] + [10])
+    print("%-*s  %s" % (width, "test", "result"))
+    print("%s  %s" % ("-" * width, "------"))
+    for n, s in rows:
+        print("%-*s  %s" % (width, n, s))
+    passed = sum(s == "PASS" for _, s in rows)
+    skipped = sum(s == "SKIP" for _, s in rows)
+    failed = len(rows) - passed - skipped
+    for p in problems:
+        print("FAIL: " + p)
+    if problems:
+        print("console log: %s\nresults channel: %s" % (a.console, a.results))
+    if not rows and not problems:
+        problems.append("no tests ran")
+        print("FAIL: no tests ran")
+    print("%d passed, %d failed, %d skipped" % (passed, failed + len(problems), skipped))
+    return 1 if failed or problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Create or refresh the kernel tree outside the checkout:
+#   tag "base"            pristine import of the pinned linux-source-6.12
+#   branch unfair/series  base + branch-export/
+#   branch unfair/sysctl  unfair/series + sysctl-patch/
+#   branch unfair/tests   unfair/sysctl + selftests/ (checked out)
+# The tree is rebuilt only when the base version or the patches change.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+. "$here/lib.sh"
+: "${TREE:?}" "${BASE_PKG:?}" "${BASE_VERSION:?}" "${AUTHOR_NAME:?}" "${AUTHOR_EMAIL:?}"
+export_identity
+
+tarball=/usr/src/$BASE_PKG.tar.xz
+have=$(dpkg-query -W -f='${Version}' "$BASE_PKG" 2>/dev/null || true)
+[ -n "$have" ] || die "$BASE_PKG is not installed; run 'make deps'"
+[ "$have" = "$BASE_VERSION" ] ||
+	die "installed $BASE_PKG is $have, the series is based on $BASE_VERSION." \
+	    "Run 'make deps' (it pins $BASE_VERSION) or rebase the series and update BASE_VERSION"
+[ -r "$tarball" ] || die "$tarball missing; reinstall $BASE_PKG"
+
+stamp_of() {
+	{
+		echo "$BASE_VERSION"
+		for d in branch-export sysctl-patch selftests; do
+			echo "== $d"
+			cat "$top/$d"/*.patch 2>/dev/null || true
+		done
+	} | sha256sum | cut -d' ' -f1
+}
+
+import_base() {
+	local date
+	echo "importing $tarball ($BASE_PKG $BASE_VERSION) into $TREE"
+	rm -rf "$TREE"
+	mkdir -p "$TREE"
+	tar -xJf "$tarball" -C "$TREE" --strip-components=1
+	# Commit dates come from the tarball, so the base commit id is the same
+	# on every machine that has this package version.
+	date="@$(stat -c %Y "$tarball") +0000"
+	git -C "$TREE" init -q -b base-import
+	git -C "$TREE" config core.autocrlf false
+	git -C "$TREE" config am.threeWay false
+	git -C "$TREE" config user.name "$AUTHOR_NAME"
+	git -C "$TREE" config user.email "$AUTHOR_EMAIL"
+	# Debian's tarball ignores "/*" at the top level: force-add everything.
+	git -C "$TREE" add -f -A .
+	GIT_AUTHOR_DATE="$date" GIT_COMMITTER_DATE="$date" \
+		git -C "$TREE" commit -q --no-verify \
+		-m "Import $BASE_PKG $BASE_VERSION" \
+		-m "Pristine contents of /usr/src/$BASE_PKG.tar.xz from Debian's $BASE_PKG package, version $BASE_VERSION."
+	git -C "$TREE" tag -a -m "$BASE_PKG $BASE_VERSION" base
+}
+
+base_version_of_tree() {
+	git -C "$TREE" for-each-ref --format='%(contents:subject)' refs/tags/base 2>/dev/null
+}
+
+apply_folder() { # branch folder
+	local branch=$1 dir=$top/$2 p
+	git -C "$TREE" checkout -q -B "$branch"
+	for p in "$dir"/*.patch; do
+		[ -e "$p" ] || continue
+		case $p in *-0000-cover-letter.patch) continue ;; esac
+		git -C "$TREE" am -q --committer-date-is-author-date "$p" ||
+			die "git am of ${p#"$top"/} failed on $TREE; the patch does not apply." \
+			    "Inspect with 'git -C $TREE am --show-current-patch', then 'git -C $TREE am --abort'"
+	done
+}
+
+# The cover letter's subject and blurb live in the branch description, which
+# is where git format-patch --cover-from-description reads them from.
+load_cover() {
+	local cover=$top/branch-export/0000-cover-letter.patch desc
+	[ -e "$cover" ] || return 0
+	desc=$("$here/cover-description.sh" "$cover")
+	git -C "$TREE" config "branch.unfair/series.description" "$desc"
+}
+
+if [ ! -d "$TREE/.git" ] || [ "$(base_version_of_tree)" != "$BASE_PKG $BASE_VERSION" ]; then
+	import_base
+fi
+
+want=$(stamp_of)
+stampfile=$TREE/.git/rwsem-unfair-stamp
+if [ "$(cat "$stampfile" 2>/dev/null)" = "$want" ] &&
+   git -C "$TREE" rev-parse -q --verify refs/heads/unfair/tests >/dev/null; then
+	echo "tree $TREE is up to date with the exported patches"
+	exit 0
+fi
+
+# The branch may already be what the folders hold (the usual case right
+# after 'make export'): then there is nothing to re-apply.
+if git -C "$TREE" rev-parse -q --verify refs/heads/unfair/tests >/dev/null &&
+   "$here/export.sh" --check >/dev/null 2>&1; then
+	echo "$want" >"$stampfile"
+	echo "tree $TREE already matches the exported patches"
+	exit 0
+fi
+
+if [ -n "$(git -C "$TREE" status --porcelain --untracked-files=no)" ]; then
+	die "$TREE has uncommitted changes; commit or stash them before 'make tree' re-applies the patches"
+fi
+if git -C "$TREE" rev-parse -q --verify refs/heads/unfair/tests >/dev/null; then
+	keep="backup/$(date -u +%Y%m%d-%H%M%S)"
+	git -C "$TREE" tag "$keep" unfair/tests
+	echo "branch differs from the exported patches; old head kept as tag $keep"
+fi
+git -C "$TREE" checkout -q --detach base
+apply_folder unfair/series branch-export
+load_cover
+apply_folder unfair/sysctl sysctl-patch
+apply_folder unfair/tests selftests
+echo "$want" >"$stampfile"
+echo "tree $TREE: $(git -C "$TREE" rev-list --count base..unfair/tests) patches on base, unfair/tests checked out"
