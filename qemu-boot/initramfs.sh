@@ -24,12 +24,12 @@ install -m 0755 "$here/guest/hook.sh" "$stage/lib/dracut/hooks/cmdline/00-rwsem-
 
 tmp=$OBJ/dracut-tmp
 rm -rf "$tmp"
-mkdir -p "$tmp"
+mkdir -p "$tmp/no-conf.d"
 dracut --force --quiet --no-kernel --no-hostonly --no-hostonly-cmdline \
 	--conf /dev/null --confdir "$tmp/no-conf.d" --tmpdir "$tmp" \
 	--kver "$(cat "$OBJ/include/config/kernel.release")" \
 	-m base --no-compress \
-	-I "timeout stdbuf stty cat grep sed awk tr basename dirname realpath mktemp head tail wc sort id setpriv sysctl" \
+	-I "timeout stty tee uniq cut xargs env date find expr nproc cat grep sed awk tr basename dirname realpath mktemp head tail wc sort id setpriv sysctl" \
 	--include "$stage" / \
 	"$OBJ/initramfs.img" >"$tmp/dracut.log" 2>&1 || {
 	tail -n 20 "$tmp/dracut.log" >&2
