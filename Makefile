@@ -31,7 +31,7 @@ Q := qemu-boot
 PHASE := $(Q)/phase.sh
 
 .PHONY: all help deps tree config build initramfs boot demo test shell \
-	export check-export image-path clean distclean bench check-series
+	export check-export image-path clean distclean
 
 all: demo
 

@@ -13,12 +13,12 @@ finish() {
 }
 trap finish EXIT
 
-arg() { # arg NAME DEFAULT
-	local a
+arg() { # arg NAME DEFAULT: the last NAME=value on the command line wins
+	local a v=$2
 	for a in $(cat /proc/cmdline); do
-		case $a in "$1="*) echo "${a#*=}"; return ;; esac
+		case $a in "$1="*) v=${a#*=} ;; esac
 	done
-	echo "$2"
+	echo "$v"
 }
 
 mode=$(arg rwsem.mode test)
