@@ -22,16 +22,16 @@ KMAKE := make -C $(TREE) O=$(OBJ) ARCH=x86_64 \
 	KBUILD_BUILD_TIMESTAMP=$(subst ~,-,$(BASE_VERSION))
 
 export BASE_PKG BASE_VERSION SERIES_VERSION AUTHOR_NAME AUTHOR_EMAIL
-export TREE OBJ RUNS KMAKE KSFT_TARGETS
+export CACHE TREE OBJ RUNS KMAKE KSFT_TARGETS
 # ccache through Debian's compiler symlinks: CC stays "gcc" for kbuild.
-export PATH := /usr/lib/ccache:$(PATH)
+export PATH := /usr/lib/ccache:/usr/sbin:/usr/bin:/sbin:/bin:$(PATH)
 export CCACHE_MAXSIZE ?= 8G
 
 Q := qemu-boot
 PHASE := $(Q)/phase.sh
 
 .PHONY: all help deps tree config build initramfs boot demo test shell \
-	export check-export image-path clean distclean
+	export check-export check-fastpath image-path clean distclean
 
 all: demo
 
@@ -55,6 +55,7 @@ help:
 	@echo 'Series:'
 	@echo '  export            git format-patch the branch into the three patch folders'
 	@echo '  check-export      fail if re-exporting the branch would change a file'
+	@echo '  check-fastpath    fail if a fair rwsem fast path compiles differently from base'
 	@echo
 	@echo 'Other:'
 	@echo '  image-path        print the absolute path of the built bzImage'
@@ -82,7 +83,7 @@ initramfs: build
 boot demo: initramfs
 	@$(PHASE) demo $(Q)/run-qemu.sh demo
 
-test: initramfs check-export
+test: initramfs check-export check-fastpath
 	@$(PHASE) test $(Q)/run-qemu.sh test
 
 shell: initramfs
@@ -93,6 +94,9 @@ export:
 
 check-export:
 	@$(PHASE) check-export $(Q)/export.sh --check
+
+check-fastpath: build
+	@$(PHASE) check-fastpath $(Q)/check-fastpath.sh
 
 image-path:
 	@echo $(OBJ)/arch/x86/boot/bzImage

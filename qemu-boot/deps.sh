@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 pkgs=(
 	"$BASE_PKG=$BASE_VERSION"
 	build-essential bc bison flex libelf-dev libssl-dev cpio kmod xz-utils
-	ccache python3 python3-ply rsync
+	ccache python3 python3-ply python3-git rsync
 	qemu-system-x86 dracut-core udev busybox-static
 	sparse
 )

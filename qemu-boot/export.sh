@@ -28,6 +28,13 @@ fp() { # from to folder [extra format-patch args]
 
 fp base unfair/series branch-export --cover-letter \
 	--cover-from-description=subject --base=base
+# git dates the cover letter "now"; date it like the series' last commit,
+# so that an export of the same branch is byte-identical.
+cover=$(ls "$out"/branch-export/*-0000-cover-letter.patch 2>/dev/null || true)
+if [ -n "$cover" ]; then
+	date=$(git -C "$TREE" log -1 --format=%aD unfair/series)
+	sed -i "0,/^Date: .*/s//Date: $date/" "$cover"
+fi
 fp unfair/series unfair/sysctl sysctl-patch
 fp unfair/sysctl unfair/tests selftests
 

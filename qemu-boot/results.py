@@ -87,6 +87,35 @@ def kselftest_rows(kunit, text, workdir):
     return rows
 
 
+def locktorture_rows(lines, min_intervals=5):
+    """Rows for the locktorture section: clean end, and progress of the
+    writers (and readers) in every statistics interval."""
+    text = "\n".join(lines)
+    m = re.search(r"(\S+)-torture:--- Start of test", text)
+    name = "locktorture %s" % (m.group(1) if m else "?")
+    # Periodic statistics only: the prints made while the test is torn
+    # down cover the shutdown, not a full interval.
+    stop = re.search(r"-torture: ?Stopping", text)
+    periodic = text[:stop.start()] if stop else text
+    rows = []
+    end = re.search(r"End of test: (\w+)", text)
+    rows.append((name + ": End of test: SUCCESS",
+                 "PASS" if end and end.group(1) == "SUCCESS" else "FAIL"))
+    fails = [int(x) for x in re.findall(r"Fail:\s+(\d+)", text)]
+    rows.append((name + ": no lock failures",
+                 "PASS" if fails and not any(fails) else "FAIL"))
+    for kind, label in (("Writes", "writers"), ("Reads ?", "readers")):
+        totals = [int(x) for x in
+                  re.findall(kind + r":\s+Total:\s+(\d+)", periodic)]
+        deltas = [b - a for a, b in zip([0] + totals, totals)]
+        ok = len(deltas) >= min_intervals and all(d > 0 for d in deltas)
+        print("%s: %s acquisitions per interval: %s" %
+              (name, label, " ".join(map(str, deltas)) or "none"))
+        rows.append(("%s: %s progress in every interval (%d intervals)" %
+                     (name, label, len(deltas)), "PASS" if ok else "FAIL"))
+    return rows
+
+
 def print_demo(lines):
     """The figures of proc-maps-contention, as a short table."""
     fig = dict(re.findall(r"(\w+)=([-\d.]+)", "\n".join(lines)))
@@ -160,7 +189,9 @@ def main():
         text = "\n".join(lines) + "\n"
         if name == "env":
             continue
-        if name.startswith("kunit:"):
+        if name == "locktorture":
+            got = locktorture_rows(lines)
+        elif name.startswith("kunit:"):
             got = [("kunit " + n, s) for n, s in
                    ktap_cases(a.kunit, text, workdir, name.replace(":", "-"))]
         else:

@@ -72,8 +72,9 @@ apply_folder() { # branch folder
 # The cover letter's subject and blurb live in the branch description, which
 # is where git format-patch --cover-from-description reads them from.
 load_cover() {
-	local cover=$top/branch-export/0000-cover-letter.patch desc
-	[ -e "$cover" ] || return 0
+	local cover desc
+	cover=$(ls "$top"/branch-export/*0000-cover-letter.patch 2>/dev/null | head -n1)
+	[ -n "$cover" ] || return 0
 	desc=$("$here/cover-description.sh" "$cover")
 	git -C "$TREE" config "branch.unfair/series.description" "$desc"
 }

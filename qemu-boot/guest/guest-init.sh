@@ -62,6 +62,21 @@ run_section() {
 	"$@" 2>&1 | tee /dev/fd/3
 }
 
+# locktorture with the rwsem_unfair_lock type: fair readers, unfair readers
+# and writers on one rwsem.  The host checks the per-interval statistics.
+locktorture() {
+	local secs
+	secs=$(arg rwsem.torture_secs 32)
+	echo "torture_secs $secs"
+	modprobe locktorture torture_type=rwsem_unfair_lock \
+		nwriters_stress=2 nreaders_stress=6 stat_interval=5 stutter=0 ||
+		{ echo "modprobe locktorture failed"; return 1; }
+	sleep "$secs"
+	rmmod locktorture
+	dmesg | grep -E -e '-torture: ?(---|Stopping)' \
+		-e '^\[[ 0-9.]+\] (Writes|Reads ?):'
+}
+
 ksft() {
 	local t args=()
 	for t in "$@"; do args+=(-t "$t"); done
@@ -78,6 +93,7 @@ test)
 		s=${f%/results}
 		run_section "kunit:${s##*/}" cat "$f"
 	done
+	run_section locktorture locktorture
 	mapfile -t tests < <(grep -v '^#' "$here/tests.list")
 	run_section kselftest ksft "${tests[@]}"
 	;;
