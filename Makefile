@@ -31,7 +31,7 @@ Q := qemu-boot
 PHASE := $(Q)/phase.sh
 
 .PHONY: all help deps tree config build initramfs boot demo test shell \
-	export check-export check-fastpath image-path clean distclean
+	export check-export check-fastpath check-series mbox image-path clean distclean
 
 all: demo
 
@@ -56,6 +56,9 @@ help:
 	@echo '  export            git format-patch the branch into the three patch folders'
 	@echo '  check-export      fail if re-exporting the branch would change a file'
 	@echo '  check-fastpath    fail if a fair rwsem fast path compiles differently from base'
+	@echo '  check-series      git am onto base, checkpatch --strict, build after each patch,'
+	@echo '                    sparse against base, MAINTAINERS-snippet patterns'
+	@echo '  mbox              write the whole series as one mbox (for b4 / git am)'
 	@echo
 	@echo 'Other:'
 	@echo '  image-path        print the absolute path of the built bzImage'
@@ -83,7 +86,7 @@ initramfs: build
 boot demo: initramfs
 	@$(PHASE) demo $(Q)/run-qemu.sh demo
 
-test: initramfs check-export check-fastpath
+test: initramfs check-export check-fastpath check-series
 	@$(PHASE) test $(Q)/run-qemu.sh test
 
 shell: initramfs
@@ -97,6 +100,14 @@ check-export:
 
 check-fastpath: build
 	@$(PHASE) check-fastpath $(Q)/check-fastpath.sh
+
+# after build: the per-patch builds then leave the object directory at the
+# tip, so 'make build' has nothing left to do
+check-series: build check-export
+	@$(PHASE) check-series $(Q)/check-series.sh
+
+mbox: check-export
+	@$(PHASE) mbox $(Q)/mbox.sh
 
 image-path:
 	@echo $(OBJ)/arch/x86/boot/bzImage

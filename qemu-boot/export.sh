@@ -28,15 +28,53 @@ fp() { # from to folder [extra format-patch args]
 
 fp base unfair/series branch-export --cover-letter \
 	--cover-from-description=subject --base=base
+fp unfair/series unfair/sysctl sysctl-patch
+fp unfair/sysctl unfair/tests selftests
+# To: and Cc: from scripts/get_maintainer.pl of the applied tree: people
+# to To:, lists to Cc:; the cover letter gets the union.
+recipients() { # patch-file kind(m|l) -> comma-separated, sorted
+	local sel=(--no-l) line
+	[ "$2" = l ] && sel=(--no-m --no-r)
+	(cd "$TREE" && perl scripts/get_maintainer.pl --no-rolestats --no-git \
+		--no-git-fallback --no-multiline --separator ', ' "${sel[@]}" "$1" 2>/dev/null) ||
+		true
+}
+add_headers() { # file to cc
+	python3 - "$@" <<'PY'
+import sys
+path, to, cc = sys.argv[1:4]
+lines = open(path).read().split("\n")
+i = next(n for n, l in enumerate(lines) if l.startswith("Subject: "))
+hdr = []
+for name, val in (("To", to), ("Cc", cc)):
+    if val:
+        hdr.append("%s: %s" % (name, ",\n    ".join(val.split(", "))))
+lines[i:i] = hdr
+open(path, "w").write("\n".join(lines))
+PY
+}
+all_to=() all_cc=()
+for f in "$out"/*/*.patch; do
+	case $f in *-0000-cover-letter.patch) continue ;; esac
+	to=$(recipients "$f" m)
+	cc=$(recipients "$f" l)
+	add_headers "$f" "$to" "$cc"
+	case $f in */branch-export/*)
+		IFS=, read -ra t <<<"$to"; all_to+=("${t[@]}")
+		IFS=, read -ra c <<<"$cc"; all_cc+=("${c[@]}")
+		;;
+	esac
+done
+join_uniq() { printf '%s\n' "$@" | sed 's/^ *//' | grep . | sort -u | paste -sd, | sed 's/,/, /g'; }
+
 # git dates the cover letter "now"; date it like the series' last commit,
 # so that an export of the same branch is byte-identical.
 cover=$(ls "$out"/branch-export/*-0000-cover-letter.patch 2>/dev/null || true)
 if [ -n "$cover" ]; then
 	date=$(git -C "$TREE" log -1 --format=%aD unfair/series)
 	sed -i "0,/^Date: .*/s//Date: $date/" "$cover"
+	add_headers "$cover" "$(join_uniq "${all_to[@]}")" "$(join_uniq "${all_cc[@]}")"
 fi
-fp unfair/series unfair/sysctl sysctl-patch
-fp unfair/sysctl unfair/tests selftests
 
 status=0
 for d in branch-export sysctl-patch selftests; do

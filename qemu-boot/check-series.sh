@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# What a maintainer checks before taking the series, on the exported
+# folders (not on the branch):
+#   1. git am of branch-export/, sysctl-patch/ and selftests/ onto base
+#      succeeds, and gives exactly the branch unfair/tests;
+#   2. every patch passes scripts/checkpatch.pl --strict with 0 errors,
+#      0 warnings and 0 checks;
+#   3. the kernel builds after every patch (bisectability), incrementally
+#      in the same object directory as 'make build';
+#   4. sparse (make C=2) reports no new warning on the objects the series
+#      touches, against the base;
+#   5. MAINTAINERS-snippet is the entry the series adds, and each of its
+#      F:/X: patterns matches a file of the applied series.
+# The tree is walked through the commits and left on unfair/tests.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+. "$here/lib.sh"
+: "${TREE:?}" "${OBJ:?}" "${KMAKE:?}" "${AUTHOR_NAME:?}" "${AUTHOR_EMAIL:?}"
+export_identity
+
+g() { git -C "$TREE" "$@"; }
+[ -f "$OBJ/.config" ] || die "no $OBJ/.config: run 'make config'"
+[ -z "$(g status --porcelain --untracked-files=no)" ] ||
+	die "$TREE has uncommitted changes; commit or stash them first"
+home=$(g symbolic-ref -q --short HEAD || true)
+[ "$home" = unfair/tests ] || die "$TREE is not on unfair/tests (it is on '${home:-detached}')"
+
+log=$OBJ/check-series
+rm -rf "$log"
+mkdir -p "$log"
+cp "$OBJ/.config" "$log/config"
+restore() {
+	g am --abort >/dev/null 2>&1 || true
+	g checkout -q -f unfair/tests
+	cp "$log/config" "$OBJ/.config"
+}
+trap restore EXIT
+
+mapfile -t patches < <(for d in branch-export sysctl-patch selftests; do
+	ls "$top/$d"/*.patch 2>/dev/null | grep -v -- '-0000-cover-letter\.patch$' || true
+done)
+[ ${#patches[@]} -gt 0 ] || die "no patches in the folders"
+
+# --- 1. git am onto the base ------------------------------------------
+g checkout -q --detach base
+for p in "${patches[@]}"; do
+	g am -q --committer-date-is-author-date "$p" >"$log/am.log" 2>&1 ||
+		die "git am of ${p#"$top"/} onto base fails (log $log/am.log)"
+done
+g diff --quiet HEAD unfair/tests ||
+	die "the folders applied onto base differ from unfair/tests: run 'make export'"
+mapfile -t commits < <(g rev-list --reverse base..HEAD)
+echo "git am: ${#patches[@]} patches apply onto base and give unfair/tests"
+
+# --- 2. checkpatch --------------------------------------------------------
+bad=0
+for p in "${patches[@]}"; do
+	out=$(cd "$TREE" && perl scripts/checkpatch.pl --strict --show-types "$p" 2>&1 || true)
+	total=$(printf '%s\n' "$out" | grep -E '^total:' || true)
+	case $total in
+	"total: 0 errors, 0 warnings, 0 checks,"*) ;;
+	*)
+		echo "checkpatch: ${p#"$top"/}: ${total:-no result}"
+		printf '%s\n' "$out" | sed 's/^/    /' | head -n 30
+		bad=1
+		;;
+	esac
+done
+[ $bad = 0 ] || die "checkpatch --strict is not clean on the patches named above"
+echo "checkpatch --strict: 0 errors, 0 warnings, 0 checks on all ${#patches[@]} patches"
+
+# --- 3./4. build after every patch, sparse at base and tip ----------------
+# the objects the series changes that the kernel build makes
+mapfile -t touched < <(g diff --name-only base HEAD -- '*.c' | grep -v '^tools/' |
+	sed 's/\.c$/.o/' | while read -r o; do [ -e "$OBJ/$o" ] && echo "$o"; done)
+sparse_run() { # out
+	$KMAKE C=2 "${touched[@]}" 2>&1 >/dev/null |
+		grep -E ': (warning|error):' |
+		sed -E 's/:[0-9]+:[0-9]+:/:/' | sort >"$1" || true
+}
+build_here() { # label
+	cp "$log/config" "$OBJ/.config"
+	$KMAKE olddefconfig >/dev/null 2>&1
+	if ! $KMAKE -j"$(nproc)" >"$log/build.log" 2>&1; then
+		tail -n 20 "$log/build.log" | sed 's/^/    /'
+		die "the build fails after $1 (log $log/build.log)"
+	fi
+}
+
+g checkout -q --detach base
+cp "$log/config" "$OBJ/.config"
+$KMAKE olddefconfig >/dev/null 2>&1
+# only the touched objects need to exist at the base, for sparse
+base_objs=()
+for o in "${touched[@]}"; do
+	[ -e "$TREE/${o%.o}.c" ] && base_objs+=("$o")
+done
+touched_all=("${touched[@]}")
+touched=("${base_objs[@]}")
+sparse_run "$log/sparse-base.txt"
+touched=("${touched_all[@]}")
+
+i=0
+for c in "${commits[@]}"; do
+	p=${patches[$i]}
+	i=$((i + 1))
+	g checkout -q --detach "$c"
+	t0=$(date +%s)
+	build_here "patch $i, ${p#"$top"/}"
+	printf '  build after patch %2d: ok (%3d s)  %s\n' "$i" \
+		"$(($(date +%s) - t0))" "$(g log -1 --format=%s "$c")"
+done
+echo "bisectable: the kernel builds after each of the ${#commits[@]} patches"
+
+sparse_run "$log/sparse-tip.txt"
+new=$(comm -13 "$log/sparse-base.txt" "$log/sparse-tip.txt")
+if [ -n "$new" ]; then
+	printf '%s\n' "$new" | sed 's/^/    /'
+	die "sparse: new warnings in the objects the series touches (above)"
+fi
+echo "sparse: no new warnings in ${touched[*]}"
+
+# --- 5. MAINTAINERS-snippet -------------------------------------------
+snippet=$top/MAINTAINERS-snippet
+[ -f "$snippet" ] || die "no MAINTAINERS-snippet"
+title=$(head -n 1 "$snippet")
+entry=$(g show unfair/tests:MAINTAINERS |
+	awk -v t="$title" '$0 == t { on = 1 } on && /^$/ { exit } on { print }')
+[ "$entry" = "$(cat "$snippet")" ] ||
+	die "MAINTAINERS-snippet differs from the '$title' entry in the tree's MAINTAINERS"
+while read -r tag pat; do
+	case $tag in F: | X:) ;; *) continue ;; esac
+	n=$(g ls-tree -r --name-only unfair/tests | awk -v p="$pat" '
+		BEGIN { gsub(/\./, "\\.", p); gsub(/\*/, "[^/]*", p); gsub(/\?/, ".", p)
+			re = (p ~ /\/$/) ? "^" p : "^" p "$" }
+		$0 ~ re { n++ } END { print n + 0 }')
+	[ "$n" -gt 0 ] || die "MAINTAINERS-snippet: $tag $pat matches no file"
+	note "$tag $pat: $n file(s)"
+done <"$snippet"
+echo "MAINTAINERS-snippet: matches the tree's entry, every pattern matches files"
