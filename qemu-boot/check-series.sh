@@ -9,7 +9,9 @@
 #      in the same object directory as 'make build';
 #   4. sparse (make C=2) reports no new warning on the objects the series
 #      touches, against the base;
-#   5. MAINTAINERS-snippet is the entry the series adds, and each of its
+#   5. vm.rst is valid reST (docutils) with the sysctl's entry, and the
+#      kernel-doc of include/linux/rwsem.h has no warnings;
+#   6. MAINTAINERS-snippet is the entry the series adds, and each of its
 #      F:/X: patterns matches a file of the applied series.
 # The tree is walked through the commits and left on unfair/tests.
 set -euo pipefail
@@ -121,7 +123,27 @@ if [ -n "$new" ]; then
 fi
 echo "sparse: no new warnings in ${touched[*]}"
 
-# --- 5. MAINTAINERS-snippet -------------------------------------------
+# --- 5. documentation -------------------------------------------------
+doc=Documentation/admin-guide/sysctl/vm.rst
+g show "unfair/tests:$doc" >"$log/vm.rst"
+python3 - "$log/vm.rst" <<'PY' || die "$doc is not valid reST (docutils, above)"
+import io, sys
+import docutils.core
+err = io.StringIO()
+text = open(sys.argv[1]).read()
+docutils.core.publish_doctree(text, source_path="vm.rst", settings_overrides={
+    "report_level": 2, "halt_level": 5, "warning_stream": err})
+if err.getvalue():
+    sys.stderr.write(err.getvalue())
+    sys.exit(1)
+if "\n- rwsem_unfair_maps\n" not in text or "\nrwsem_unfair_maps\n=====" not in text:
+    sys.exit("no rwsem_unfair_maps entry in the list and its own section")
+PY
+kd=$( (cd "$TREE" && perl scripts/kernel-doc -none -Wall include/linux/rwsem.h) 2>&1 || true)
+[ -z "$kd" ] || { printf '%s\n' "$kd" | sed 's/^/    /'; die "kernel-doc warnings in include/linux/rwsem.h"; }
+echo "docs: $doc is valid reST with the rwsem_unfair_maps entry; kernel-doc of rwsem.h is clean"
+
+# --- 6. MAINTAINERS-snippet -------------------------------------------
 snippet=$top/MAINTAINERS-snippet
 [ -f "$snippet" ] || die "no MAINTAINERS-snippet"
 title=$(head -n 1 "$snippet")

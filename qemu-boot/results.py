@@ -117,23 +117,32 @@ def locktorture_rows(lines, min_intervals=5):
 
 
 def print_demo(lines):
-    """The figures of proc-maps-contention, as a short table."""
-    fig = dict(re.findall(r"(\w+)=([-\d.]+)", "\n".join(lines)))
-    size = re.search(r"populate (\d+) MiB", "\n".join(lines))
-    if "monitor_ms" not in fig:
+    """The figures of proc-maps-contention: one column per case."""
+    text = "\n".join(lines)
+    size = re.search(r"populate (\d+) MiB", text)
+    cases, figs = [], {}
+    for case, rest in re.findall(r"^# # ([^:\n]+(?:: [^:\n]+?)?): (\w+_ms=.*)$",
+                                 text, re.M):
+        if case not in figs:
+            cases.append(case)
+            figs[case] = {}
+        figs[case].update(dict(re.findall(r"(\w+)=([-\d.]+)", rest)))
+    if not cases:
         return
     print("Demo: a /proc/<pid>/maps read behind a queued mmap_lock writer")
-    rows = [
-        ("read hold, MADV_POPULATE_WRITE of %s MiB" % (size.group(1) if size else "?"),
-         "hold_ms"),
-        ("hold left when the monitor started", "remaining_ms"),
-        ("writer (mmap) wait", "writer_ms"),
-        ("monitor read of /proc/<pid>/maps", "monitor_ms"),
-        ("the same read, uncontended", "uncontended_ms"),
-    ]
+    print("(MADV_POPULATE_WRITE of %s MiB holds mmap_lock for read)" %
+          (size.group(1) if size else "?"))
+    rows = [("read hold", "hold_ms"), ("hold left at the read", "remaining_ms"),
+            ("writer (mmap) wait", "writer_ms"),
+            ("monitor read of maps", "monitor_ms"),
+            ("same read, uncontended", "uncontended_ms")]
+    for i, c in enumerate(cases):
+        print("  [%d] %s" % (i + 1, c))
+    print("  %-24s" % "ms" + "".join("%10s" % ("[%d]" % (i + 1))
+                                      for i in range(len(cases))))
     for label, key in rows:
-        if key in fig:
-            print("  %-44s %10s ms" % (label, fig[key]))
+        print("  %-24s" % label +
+              "".join("%10s" % figs[c].get(key, "-") for c in cases))
     print()
 
 
