@@ -147,16 +147,17 @@ echo "docs: $doc is valid reST with the rwsem_unfair_maps entry; kernel-doc of r
 snippet=$top/MAINTAINERS-snippet
 [ -f "$snippet" ] || die "no MAINTAINERS-snippet"
 title=$(head -n 1 "$snippet")
-entry=$(g show unfair/tests:MAINTAINERS |
-	awk -v t="$title" '$0 == t { on = 1 } on && /^$/ { exit } on { print }')
+g show unfair/tests:MAINTAINERS >"$log/MAINTAINERS"
+entry=$(awk -v t="$title" '$0 == t { on = 1 } on && /^$/ { exit } on { print }' "$log/MAINTAINERS")
+g ls-tree -r --name-only unfair/tests >"$log/files"
 [ "$entry" = "$(cat "$snippet")" ] ||
 	die "MAINTAINERS-snippet differs from the '$title' entry in the tree's MAINTAINERS"
 while read -r tag pat; do
 	case $tag in F: | X:) ;; *) continue ;; esac
-	n=$(g ls-tree -r --name-only unfair/tests | awk -v p="$pat" '
+	n=$(awk -v p="$pat" '
 		BEGIN { gsub(/\./, "\\.", p); gsub(/\*/, "[^/]*", p); gsub(/\?/, ".", p)
 			re = (p ~ /\/$/) ? "^" p : "^" p "$" }
-		$0 ~ re { n++ } END { print n + 0 }')
+		$0 ~ re { n++ } END { print n + 0 }' "$log/files")
 	[ "$n" -gt 0 ] || die "MAINTAINERS-snippet: $tag $pat matches no file"
 	note "$tag $pat: $n file(s)"
 done <"$snippet"
