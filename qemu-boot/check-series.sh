@@ -18,7 +18,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 . "$here/lib.sh"
-: "${TREE:?}" "${OBJ:?}" "${KMAKE:?}" "${AUTHOR_NAME:?}" "${AUTHOR_EMAIL:?}"
+: "${TREE:?}" "${OBJ:?}" "${CACHE:?}" "${KMAKE:?}" "${AUTHOR_NAME:?}" "${AUTHOR_EMAIL:?}"
 export_identity
 
 g() { git -C "$TREE" "$@"; }
@@ -27,6 +27,22 @@ g() { git -C "$TREE" "$@"; }
 	die "$TREE has uncommitted changes; commit or stash them first"
 home=$(g symbolic-ref -q --short HEAD || true)
 [ "$home" = unfair/tests ] || die "$TREE is not on unfair/tests (it is on '${home:-detached}')"
+
+# A full pass takes minutes (a build per patch).  It is skipped when it
+# already passed on exactly these patches, snippet, script, config and
+# base; FORCE=1 runs it anyway.  A fresh machine (CI) has no stamp.
+stamp=$CACHE/check-series.pass
+key=$( {
+	g rev-parse base^{commit}
+	cat "$OBJ/.config" "$0" "$top/MAINTAINERS-snippet"
+	cat "$top"/branch-export/*.patch "$top"/sysctl-patch/*.patch "$top"/selftests/*.patch
+} | sha256sum | cut -d' ' -f1)
+if [ -z "${FORCE:-}" ] && [ -f "$stamp" ] && [ "$(head -n 1 "$stamp")" = "$key" ]; then
+	echo "check-series: passed on $(sed -n 2p "$stamp") on exactly these patches,"
+	echo "  config, script and base (stamp $stamp); not re-run.  FORCE=1 re-runs it."
+	exit 0
+fi
+rm -f "$stamp"
 
 log=$OBJ/check-series
 rm -rf "$log"
@@ -162,3 +178,4 @@ while read -r tag pat; do
 	note "$tag $pat: $n file(s)"
 done <"$snippet"
 echo "MAINTAINERS-snippet: matches the tree's entry, every pattern matches files"
+printf '%s\n%s\n' "$key" "$(date -u '+%F %T UTC')" >"$stamp"
