@@ -30,7 +30,7 @@ export CCACHE_MAXSIZE ?= 8G
 Q := qemu-boot
 PHASE := $(Q)/phase.sh
 
-.PHONY: all help deps tree config build initramfs boot demo test shell \
+.PHONY: all help deps tree config build initramfs boot demo test bench shell \
 	export check-export check-fastpath check-series mbox image-path clean distclean
 
 all: demo
@@ -50,6 +50,8 @@ help:
 	@echo '  initramfs         dracut initramfs with the kselftests and the guest runner'
 	@echo '  boot / demo       boot QEMU and run the contention demo'
 	@echo '  test              boot QEMU, run the test suites, parse KTAP, check the console'
+	@echo '  bench             boot the base kernel and the patched one (at 0 and 1) and'
+	@echo '                    print the benchmark table; CSV and plot in $(RUNS)/bench'
 	@echo '  shell             boot QEMU with an interactive shell on the serial console'
 	@echo
 	@echo 'Series:'
@@ -88,6 +90,11 @@ boot demo: initramfs
 
 test: initramfs check-export check-fastpath check-series
 	@$(PHASE) test $(Q)/run-qemu.sh test
+
+# the base kernel is built by bench.sh, in its own object directory
+bench: initramfs
+	@DEPS_EXTRA=gnuplot-nox $(PHASE) bench-deps $(Q)/deps.sh
+	@$(PHASE) bench $(Q)/bench.sh
 
 shell: initramfs
 	@$(Q)/run-qemu.sh shell

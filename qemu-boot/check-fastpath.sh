@@ -10,26 +10,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 funcs="down_read down_read_killable down_read_trylock up_read __up_read
 down_write down_write_killable up_write"
-base_src=$CACHE/base-src
-base_obj=$CACHE/obj-base
 patched=$OBJ/kernel/locking/rwsem.o
 
 [ -f "$OBJ/.config" ] && [ -f "$patched" ] || die "no $patched: run 'make build'"
 
-# A worktree of the pristine base, kept across runs.
-want=$(git -C "$TREE" rev-parse base^{commit})
-if [ "$(git -C "$base_src" rev-parse HEAD 2>/dev/null)" != "$want" ]; then
-	rm -rf "$base_src"
-	git -C "$TREE" worktree prune
-	git -C "$TREE" worktree add -q --detach "$base_src" "$want"
-fi
-
-mkdir -p "$base_obj"
+base_worktree
 cp "$OBJ/.config" "$base_obj/.config"
-kmake_base() {
-	make -s -C "$base_src" O="$base_obj" ARCH=x86_64 \
-		KBUILD_BUILD_USER=rwsem-unfair KBUILD_BUILD_HOST=qemu "$@"
-}
 kmake_base olddefconfig >/dev/null
 kmake_base -j"$(nproc)" kernel/locking/rwsem.o
 

@@ -13,6 +13,9 @@ pkgs=(
 	qemu-system-x86 dracut-core udev busybox-static
 	sparse python3-docutils b4
 )
+# make bench adds gnuplot-nox for its plot
+# shellcheck disable=SC2206
+pkgs+=(${DEPS_EXTRA:-})
 missing=()
 for p in "${pkgs[@]}"; do
 	name=${p%%=*}

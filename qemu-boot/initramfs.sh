@@ -19,6 +19,8 @@ cp -a "$ksft" "$stage/opt/kselftests"
 [ -d "$mods/lib/modules" ] && cp -a "$mods/lib/modules" "$stage/lib/"
 cp "$here"/guest/*.sh "$stage/rwsem-unfair/"
 cp "$here/guest/tests.list" "$stage/rwsem-unfair/"
+# the make bench measurements (a host binary: the guest runs the host's libc)
+gcc -O2 -Wall -pthread -o "$stage/rwsem-unfair/maps-bench" "$here/bench/maps-bench.c"
 # dracut sources cmdline hooks early from its init; ours takes over PID 1.
 install -m 0755 "$here/guest/hook.sh" "$stage/lib/dracut/hooks/cmdline/00-rwsem-unfair.sh"
 

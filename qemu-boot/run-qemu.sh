@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
 # Boot the built kernel and initramfs in QEMU.
-# Usage: run-qemu.sh MODE   (demo | test | shell)
-# Console log and results channel go to $RUNS/MODE/; demo and test are then
-# checked by results.py, whose exit status is ours.
+# Usage: run-qemu.sh MODE   (demo | test | bench | shell)
+# Console log and results channel go to $RUNS/MODE/ ($RUNS/$RUN_NAME/ if
+# set); demo and test are then checked by results.py, whose exit status is
+# ours; bench-report.py reads bench runs.  KERNEL= boots another bzImage
+# (make bench: the base kernel).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 : "${OBJ:?}" "${RUNS:?}" "${TREE:?}"
-mode=${1:?usage: run-qemu.sh demo|test|shell}
-kernel=$OBJ/arch/x86/boot/bzImage
+mode=${1:?usage: run-qemu.sh demo|test|bench|shell}
+kernel=${KERNEL:-$OBJ/arch/x86/boot/bzImage}
 initrd=$OBJ/initramfs.img
 [ -f "$kernel" ] || die "no kernel at $kernel: run 'make build'"
 [ -f "$initrd" ] || die "no initramfs at $initrd: run 'make initramfs'"
 
 case $mode in
 test) timeout_s=${TEST_TIMEOUT:-900} ;;
+bench) timeout_s=${BENCH_TIMEOUT:-1200} ;;
 *) timeout_s=${BOOT_TIMEOUT:-300} ;;
 esac
 accel=$("$here/accel.sh")
@@ -23,13 +26,13 @@ cmdline+=" sysctl.kernel.hung_task_timeout_secs=30 ${GUEST_CMDLINE:-}"
 qemu=(qemu-system-x86_64 -nodefaults -no-user-config -machine pc
 	-accel "$accel" -smp 2 -m 2G -display none -no-reboot
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline")
-echo "QEMU: $accel, 2 vCPUs, 2 GiB, mode $mode"
+echo "QEMU: $accel, 2 vCPUs, 2 GiB, mode $mode, kernel $kernel"
 
 if [ "$mode" = shell ]; then
 	exec "${qemu[@]}" -serial mon:stdio -serial null
 fi
 
-dir=$RUNS/$mode
+dir=$RUNS/${RUN_NAME:-$mode}
 rm -rf "$dir"
 mkdir -p "$dir"
 console=$dir/console.log results=$dir/results.txt
@@ -41,5 +44,6 @@ if [ $status = 124 ] || [ $status = 137 ]; then
 	die "QEMU timed out after $timeout_s s, console log at $console"
 fi
 [ $status = 0 ] || die "QEMU exited with status $status, console log at $console"
+[ "$mode" != bench ] || exit 0
 exec python3 "$here/results.py" --kunit "$TREE/tools/testing/kunit/kunit.py" \
 	--mode "$mode" "$console" "$results"

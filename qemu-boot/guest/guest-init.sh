@@ -77,6 +77,30 @@ locktorture() {
 		-e '^\[[ 0-9.]+\] (Writes|Reads ?):'
 }
 
+# bench_at CONFIG ARGS...: one maps-bench run, rows prefixed with CONFIG.
+bench_at() {
+	local cfg=$1
+	shift
+	case $cfg in
+	fair) sysctl -q -w vm.rwsem_unfair_maps=0 ;;
+	unfair) sysctl -q -w vm.rwsem_unfair_maps=1 ;;
+	esac
+	"$here/maps-bench" "$@" | sed "s/^/$cfg,/"
+}
+
+bench() {
+	local cfgs=(base) c
+	[ -e /proc/sys/vm/rwsem_unfair_maps ] && cfgs=(fair unfair)
+	echo "configs ${cfgs[*]}"
+	for c in "${cfgs[@]}"; do bench_at "$c" scenario -n "$(arg rwsem.bench_trials 20)"; done
+	for c in "${cfgs[@]}"; do bench_at "$c" scan -n 3 -s 10; done
+	for c in "${cfgs[@]}"; do bench_at "$c" writer -s 3; done
+	# the fair path only: base against patched at 0
+	bench_at "${cfgs[0]}" fault -n 7 -s 2
+	[ -e /proc/sys/vm/rwsem_unfair_maps ] && sysctl -q -w vm.rwsem_unfair_maps=0
+	echo "bench done"
+}
+
 ksft() {
 	local t args=()
 	for t in "$@"; do args+=(-t "$t"); done
@@ -88,14 +112,32 @@ demo)
 	run_section demo ksft proc:proc-maps-contention
 	;;
 test)
-	for f in /sys/kernel/debug/kunit/*/results; do
-		[ -e "$f" ] || continue
-		s=${f%/results}
-		run_section "kunit:${s##*/}" cat "$f"
-	done
-	run_section locktorture locktorture
-	mapfile -t tests < <(grep -v '^#' "$here/tests.list")
-	run_section kselftest ksft "${tests[@]}"
+	# For development: rwsem.suites= (default kunit,locktorture,kselftest)
+	# and rwsem.ksft= (comma list, default tests.list) run a subset.
+	suites=,$(arg rwsem.suites kunit,locktorture,kselftest),
+	echo "suites $suites" | tee /dev/fd/3
+	if [[ $suites == *,kunit,* ]]; then
+		for f in /sys/kernel/debug/kunit/*/results; do
+			[ -e "$f" ] || continue
+			s=${f%/results}
+			run_section "kunit:${s##*/}" cat "$f"
+		done
+	fi
+	[[ $suites != *,locktorture,* ]] || run_section locktorture locktorture
+	if [[ $suites == *,kselftest,* ]]; then
+		list=$(arg rwsem.ksft "")
+		if [ -n "$list" ]; then
+			IFS=, read -r -a tests <<<"$list"
+		else
+			mapfile -t tests < <(grep -v '^#' "$here/tests.list")
+		fi
+		run_section kselftest ksft "${tests[@]}"
+	fi
+	;;
+bench)
+	# make bench: CSV rows "CONFIG,ROW..." where CONFIG is base (a kernel
+	# without vm.rwsem_unfair_maps), fair (patched, 0) or unfair (patched, 1).
+	run_section bench bench
 	;;
 *)
 	echo "rwsem-unfair: unknown rwsem.mode=$mode"

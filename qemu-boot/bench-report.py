@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""make bench: turn the maps-bench rows of the bench boots into one table.
+
+Reads RUN_DIR/results.txt (rows "CONFIG,KIND,...") and RUN_DIR/console.log
+of each bench boot, fails on a splat or an unfinished run like results.py,
+and writes to --out:
+  bench.csv       every row, with the configuration first
+  summary.txt     the table printed here (medians, maxima, ratios)
+  latency.png     distributions of the monitor read latency (scenario)
+                  and of the mmap/munmap latency under two scanners, fair
+                  against unfair, plus the gnuplot script and its data.
+CONFIG is base (unpatched kernel), fair (patched, vm.rwsem_unfair_maps=0)
+or unfair (patched, 1).  Every figure comes from QEMU TCG: compare ratios,
+not absolute values, with other machines.
+"""
+import argparse
+import os
+import shutil
+import statistics as st
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results import SPLAT_RE  # noqa: E402
+
+CFGS = ("base", "fair", "unfair")
+
+
+def med(xs):
+    return st.median(xs) if xs else float("nan")
+
+
+def read_run(d, problems):
+    def read(p):
+        try:
+            with open(p, "rb") as f:
+                return f.read().decode("utf-8", "replace").replace("\r", "")
+        except OSError:
+            return ""
+    console = read(os.path.join(d, "console.log"))
+    results = read(os.path.join(d, "results.txt"))
+    splats = [l for l in console.splitlines() if SPLAT_RE.search(l)]
+    if splats:
+        problems.append("%s: splat on the guest console: %s" % (d, splats[0].strip()))
+    if "@@ verdict done" not in results or "bench done" not in results:
+        problems.append("%s: the bench run did not finish (console %s/console.log)" % (d, d))
+    env, rows = {}, []
+    for line in results.splitlines():
+        parts = line.split(",")
+        if len(parts) >= 3 and parts[0] in CFGS:
+            rows.append(parts)
+        elif line.startswith(("kernel ", "clocksource ")):
+            k, v = line.split(" ", 1)
+            env[k] = v
+    if "jiffies" in env.get("clocksource", ""):
+        problems.append("%s: guest clocksource is jiffies: figures meaningless" % d)
+    return env, rows
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("runs", nargs="+")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    problems, rows, envs = [], [], []
+    for d in a.runs:
+        env, r = read_run(d, problems)
+        envs.append(env)
+        rows += r
+
+    with open(os.path.join(a.out, "bench.csv"), "w") as f:
+        for r in rows:
+            f.write(",".join(r) + "\n")
+
+    def sel(cfg, kind):
+        return [[float(x) for x in r[2:]] for r in rows if r[0] == cfg and r[1] == kind]
+
+    out = []
+    p = out.append
+    p("make bench: QEMU TCG, 2 vCPUs, 2 GiB; kernel %s, clocksource %s" %
+      (envs[-1].get("kernel", "?"), envs[-1].get("clocksource", "?")))
+    p("base = unpatched 6.12, fair = patched at vm.rwsem_unfair_maps=0, "
+      "unfair = patched at 1 (readers with CAP_SYS_NICE)")
+    p("")
+
+    # 1. scenario
+    p("1. /proc/<pid>/maps read behind a queued writer (DESIGN.md section 1)")
+    p("   %-7s %6s %9s %12s %12s %11s %11s %8s" % (
+        "config", "trials", "hold ms", "remaining ms", "uncont. ms",
+        "monitor p50", "monitor max", "mon/rem"))
+    sc = {}
+    for c in CFGS:
+        s = sel(c, "scenario")
+        if not s:
+            continue
+        mon = [x[3] for x in s]
+        sc[c] = dict(unc=med([x[4] for x in s]), p50=med(mon), mx=max(mon),
+                     frac=med([x[3] / x[2] for x in s if x[2] > 0]),
+                     queued=sum(x[5] for x in s), n=len(s))
+        p("   %-7s %6d %9.1f %12.1f %12.3f %11.3f %11.3f %7.0f%%" % (
+            c, len(s), med([x[1] for x in s]), med([x[2] for x in s]),
+            sc[c]["unc"], sc[c]["p50"], sc[c]["mx"], 100 * sc[c]["frac"]))
+        if sc[c]["queued"] < len(s):
+            p("   %s: the writer was queued in only %d of %d trials" %
+              (c, sc[c]["queued"], len(s)))
+    if "unfair" in sc and "fair" in sc:
+        u, f = sc["unfair"], sc["fair"]
+        p("   goal: unfair p50 <= 2x uncontended: %.3f / %.3f = %.2fx  %s" % (
+            u["p50"], u["unc"], u["p50"] / u["unc"],
+            "met" if u["p50"] <= 2 * u["unc"] else "NOT MET"))
+        p("   goal: fair monitor >= 50%% of the remaining hold: %.0f%%  %s" % (
+            100 * f["frac"], "met" if f["frac"] >= 0.5 else "NOT MET"))
+    p("")
+
+    # 2. scan
+    p("2. mmap/munmap latency, 4 KiB pages in 128 MiB, two maps scanners, 10 s runs")
+    p("   %-7s %4s %12s %12s %12s" % ("config", "runs", "ops/run", "mean us", "max us"))
+    sn = {}
+    for c in CFGS:
+        s = sel(c, "scan")
+        if not s:
+            continue
+        sn[c] = dict(mean=med([x[2] for x in s]), mx=med([x[3] for x in s]),
+                     mxx=max(x[3] for x in s))
+        p("   %-7s %4d %12.0f %12.2f %12.1f   (max over runs %.1f)" % (
+            c, len(s), med([x[1] for x in s]), sn[c]["mean"], sn[c]["mx"], sn[c]["mxx"]))
+    if "unfair" in sn and "fair" in sn:
+        u, f = sn["unfair"], sn["fair"]
+        p("   goal: unfair max <= 1.5x fair max: %.2fx  %s" % (
+            u["mx"] / f["mx"], "met" if u["mx"] <= 1.5 * f["mx"] else "NOT MET"))
+        p("   goal: unfair mean within 10%% of fair: %+.1f%%  %s" % (
+            100 * (u["mean"] / f["mean"] - 1),
+            "met" if abs(u["mean"] / f["mean"] - 1) <= 0.10 else "NOT MET"))
+    p("")
+
+    # 3. writer bound
+    p("3. writer-bound load: mmap/munmap among 32768 mappings, K unfair + 1 fair reader, 3 s")
+    p("   %-7s %3s %9s %10s %10s %10s" % ("config", "K", "ops", "mean us", "p99 us", "max us"))
+    wr = {}
+    for c in CFGS:
+        for x in sel(c, "writer"):
+            wr[(c, int(x[0]))] = x
+            p("   %-7s %3d %9.0f %10.2f %10.1f %10.1f" % (c, x[0], x[1], x[2], x[3], x[4]))
+    for k in (1, 4, 16):
+        if ("unfair", k) in wr and ("fair", k) in wr:
+            u, f = wr[("unfair", k)], wr[("fair", k)]
+            p("   K=%-2d unfair/fair: ops %.2fx, max latency %.2fx" % (
+                k, u[1] / f[1], u[4] / f[4]))
+    p("")
+
+    # 4. fault
+    p("4. fair path, no maps readers: 2 threads mmap 1 MiB + touch 256 pages + munmap")
+    b, f = sel("base", "fault"), sel("fair", "fault")
+    if b:
+        p("   base   runs/s: " + " ".join("%.0f" % x[1] for x in b))
+    if f:
+        p("   fair   runs/s: " + " ".join("%.0f" % x[1] for x in f))
+    if b and f:
+        ratios = [y[1] / x[1] for x, y in zip(b, f)]
+        r = med(ratios)
+        p("   patched at 0 / base, median of %d paired runs: %.3f (%+.1f%%)  goal +-2%%: %s" % (
+            len(ratios), r, 100 * (r - 1), "met" if abs(r - 1) <= 0.02 else "NOT MET"))
+    p("")
+
+    # plot: CDFs of the monitor latency and the scan latencies
+    plot = os.path.join(a.out, "latency.png")
+    data = {}
+    for c in CFGS:
+        data[("scenario", c)] = sorted(x[3] for x in sel(c, "scenario"))
+        data[("scanlat", c)] = sorted(x[1] for x in sel(c, "scanlat"))
+    for (kind, c), xs in data.items():
+        with open(os.path.join(a.out, "%s-%s.dat" % (kind, c)), "w") as fh:
+            for i, x in enumerate(xs):
+                fh.write("%g %g\n" % (x, (i + 1) / len(xs)))
+    gp = os.path.join(a.out, "latency.gp")
+
+    def curves(kind, unit):
+        cs = [c for c in CFGS if data[(kind, c)]]
+        return ", ".join('"%s-%s.dat" using 1:2 with steps lw 2 title "%s"' % (kind, c, c)
+                         for c in cs)
+    with open(gp, "w") as fh:
+        fh.write("""set terminal pngcairo size 1200,500 font ",10"
+set output "latency.png"
+set multiplot layout 1,2
+set logscale x
+set grid
+set key bottom right
+set ylabel "fraction of reads / operations"
+set title "maps read behind a queued writer (scenario, per trial)"
+set xlabel "monitor read latency, ms (log)"
+plot %s
+set title "mmap/munmap latency, two maps scanners (every 16th op)"
+set xlabel "latency, us (log)"
+plot %s
+unset multiplot
+""" % (curves("scenario", "ms"), curves("scanlat", "us")))
+    if shutil.which("gnuplot") and any(data.values()):
+        r = subprocess.run(["gnuplot", "latency.gp"], cwd=a.out,
+                           capture_output=True, text=True)
+        if r.returncode:
+            problems.append("gnuplot failed: " + r.stderr.strip()[:200])
+        else:
+            p("plot: " + plot)
+    else:
+        p("plot: not drawn (no gnuplot or no data); script %s" % gp)
+    p("raw data: " + os.path.join(a.out, "bench.csv"))
+
+    text = "\n".join(out) + "\n"
+    with open(os.path.join(a.out, "summary.txt"), "w") as fh:
+        fh.write(text)
+    sys.stdout.write(text)
+    for pr in problems:
+        print("FAIL: " + pr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
