@@ -44,6 +44,7 @@ import_base() {
 	git -C "$TREE" config am.threeWay false
 	git -C "$TREE" config user.name "$AUTHOR_NAME"
 	git -C "$TREE" config user.email "$AUTHOR_EMAIL"
+	git -C "$TREE" config rebase.updateRefs true
 	# Debian's tarball ignores "/*" at the top level: force-add everything.
 	git -C "$TREE" add -f -A .
 	GIT_AUTHOR_DATE="$date" GIT_COMMITTER_DATE="$date" \

@@ -37,6 +37,14 @@ shell)
 	;;
 esac
 
+# For debugging a hang: rwsem.sysrq_after=N dumps the blocked tasks (sysrq
+# w: also killable sleeps, which the hung task detector does not report)
+# N seconds after the start, and every N seconds after that.
+dump=$(arg rwsem.sysrq_after 0)
+if [ "$dump" -gt 0 ]; then
+	(while sleep "$dump"; do echo "$(arg rwsem.sysrq_key w)" >/proc/sysrq-trigger; done) &
+fi
+
 exec 3>/dev/ttyS1
 stty -F /dev/ttyS1 raw -echo 2>/dev/null
 out() { printf '%s\n' "$@" >&3; }
