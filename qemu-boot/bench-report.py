@@ -153,9 +153,9 @@ def main():
     p("4. fair path, no maps readers: 2 threads mmap 1 MiB + touch 256 pages + munmap")
     b, f = sel("base", "fault"), sel("fair", "fault")
     if b:
-        p("   base   runs/s: " + " ".join("%.0f" % x[1] for x in b))
+        p("   base   ops/s: " + " ".join("%.0f" % x[1] for x in b))
     if f:
-        p("   fair   runs/s: " + " ".join("%.0f" % x[1] for x in f))
+        p("   fair   ops/s: " + " ".join("%.0f" % x[1] for x in f))
     if b and f:
         ratios = [y[1] / x[1] for x, y in zip(b, f)]
         r = med(ratios)
