@@ -21,7 +21,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results import SPLAT_RE  # noqa: E402
+from results import SPLAT_RE, read_log  # noqa: E402
 
 CFGS = ("base", "fair", "unfair")
 
@@ -31,14 +31,8 @@ def med(xs):
 
 
 def read_run(d, problems):
-    def read(p):
-        try:
-            with open(p, "rb") as f:
-                return f.read().decode("utf-8", "replace").replace("\r", "")
-        except OSError:
-            return ""
-    console = read(os.path.join(d, "console.log"))
-    results = read(os.path.join(d, "results.txt"))
+    console = read_log(os.path.join(d, "console.log"))
+    results = read_log(os.path.join(d, "results.txt"))
     splats = [l for l in console.splitlines() if SPLAT_RE.search(l)]
     if splats:
         problems.append("%s: splat on the guest console: %s" % (d, splats[0].strip()))

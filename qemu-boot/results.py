@@ -30,6 +30,15 @@ SPLATS = [
 SPLAT_RE = re.compile("|".join(SPLATS))
 
 
+def read_log(p):
+    """A serial log as text ("" if missing), without carriage returns."""
+    try:
+        with open(p, "rb") as f:
+            return f.read().decode("utf-8", "replace").replace("\r", "")
+    except OSError:
+        return ""
+
+
 def ktap_cases(kunit, text, workdir, tag):
     """Parse KTAP text with kunit.py; return [(name, status)] of leaves."""
     src = os.path.join(workdir, tag + ".ktap")
@@ -156,13 +165,7 @@ def main():
     workdir = os.path.join(os.path.dirname(os.path.abspath(a.results)), "parsed")
     os.makedirs(workdir, exist_ok=True)
 
-    def read(p):
-        try:
-            with open(p, "rb") as f:
-                return f.read().decode("utf-8", "replace").replace("\r", "")
-        except OSError:
-            return ""
-    console, results = read(a.console), read(a.results)
+    console, results = read_log(a.console), read_log(a.results)
     problems = []
     rows = []
 
