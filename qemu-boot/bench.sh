@@ -20,8 +20,36 @@ kmake_base -j"$(nproc)" bzImage >"$base_obj/build.log" 2>&1 || {
 echo "base kernel $base_obj/arch/x86/boot/bzImage ($(($(date +%s) - t0)) s)"
 
 trials=${BENCH_TRIALS:-20}
-KERNEL=$base_obj/arch/x86/boot/bzImage RUN_NAME=bench-base \
-	GUEST_CMDLINE="rwsem.bench_trials=$trials ${GUEST_CMDLINE:-}" "$here/run-qemu.sh" bench
-RUN_NAME=bench-patched \
-	GUEST_CMDLINE="rwsem.bench_trials=$trials ${GUEST_CMDLINE:-}" "$here/run-qemu.sh" bench
-python3 "$here/bench-report.py" --out "$RUNS/bench" "$RUNS/bench-base" "$RUNS/bench-patched"
+base_kernel=$base_obj/arch/x86/boot/bzImage
+# boot KERNEL RUN_NAME GUEST_ARGS...: one bench boot.
+boot() {
+	local k=$1 name=$2
+	shift 2
+	KERNEL=$k RUN_NAME=$name GUEST_CMDLINE="$* ${GUEST_CMDLINE:-}" \
+		"$here/run-qemu.sh" bench
+}
+
+# 1-3: one boot per kernel; the patched boot runs 0 and 1 in turn.
+main="rwsem.bench=scenario,scan,writer rwsem.bench_trials=$trials"
+boot "$base_kernel" bench-base "$main"
+boot "$OBJ/arch/x86/boot/bzImage" bench-patched "$main"
+
+# 4: the fair path, base against patched at 0, in alternating boots so
+# that host drift falls on both.  Once in wall-clock time like 1-3, and
+# once in instruction-count time (single-threaded TCG, -icount), where
+# the guest clock advances with the instructions executed and the host's
+# noise does not reach the figure.
+pairs=${BENCH_FAULT_PAIRS:-3}
+fault=()
+for i in $(seq "$pairs"); do
+	for k in base patched; do
+		kern=$base_kernel
+		[ $k = base ] || kern=$OBJ/arch/x86/boot/bzImage
+		boot "$kern" "bench-fault-$k-$i" rwsem.bench=fault rwsem.fault_runs=5
+		QEMU_ACCEL=tcg,thread=single QEMU_EXTRA="-icount shift=1,sleep=off" \
+			boot "$kern" "bench-icount-$k-$i" rwsem.bench=fault rwsem.fault_runs=5
+		fault+=(--fault "$RUNS/bench-fault-$k-$i" --fault-icount "$RUNS/bench-icount-$k-$i")
+	done
+done
+python3 "$here/bench-report.py" --out "$RUNS/bench" "${fault[@]}" \
+	"$RUNS/bench-base" "$RUNS/bench-patched"

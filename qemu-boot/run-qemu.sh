@@ -20,12 +20,12 @@ test) timeout_s=${TEST_TIMEOUT:-900} ;;
 bench) timeout_s=${BENCH_TIMEOUT:-1200} ;;
 *) timeout_s=${BOOT_TIMEOUT:-300} ;;
 esac
-accel=$("$here/accel.sh")
+accel=${QEMU_ACCEL:-$("$here/accel.sh")}
 cmdline="console=ttyS0 panic=-1 rwsem.mode=$mode rd.shell=0 rd.emergency=reboot"
 cmdline+=" sysctl.kernel.hung_task_timeout_secs=30 ${GUEST_CMDLINE:-}"
 qemu=(qemu-system-x86_64 -nodefaults -no-user-config -machine pc
 	-accel "$accel" -smp 2 -m 2G -display none -no-reboot
-	-kernel "$kernel" -initrd "$initrd" -append "$cmdline")
+	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" ${QEMU_EXTRA:-})
 echo "QEMU: $accel, 2 vCPUs, 2 GiB, mode $mode, kernel $kernel"
 
 if [ "$mode" = shell ]; then

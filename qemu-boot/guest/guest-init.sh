@@ -96,15 +96,39 @@ bench_at() {
 	"$here/maps-bench" "$@" | sed "s/^/$cfg,/"
 }
 
+# lockevents: the rwsem lock event counters, one "lockevent,NAME,N" row
+# each (CONFIG_LOCK_EVENT_COUNTS), to tell a slower lock from a noisier host.
+lockevents() {
+	local f
+	for f in /sys/kernel/debug/lock_event_counts/rwsem_*; do
+		[ -e "$f" ] && echo "lockevent,${f##*/},$(cat "$f")"
+	done
+}
+
+# rwsem.bench= (comma list, default all) picks the benchmarks to run.
 bench() {
-	local cfgs=(base) c
+	local cfgs=(base) c r what
 	[ -e /proc/sys/vm/rwsem_unfair_maps ] && cfgs=(fair unfair)
-	echo "configs ${cfgs[*]}"
-	for c in "${cfgs[@]}"; do bench_at "$c" scenario -n "$(arg rwsem.bench_trials 20)"; done
-	for c in "${cfgs[@]}"; do bench_at "$c" scan -n 3 -s 10; done
-	for c in "${cfgs[@]}"; do bench_at "$c" writer -s 3; done
-	# the fair path only: base against patched at 0
-	bench_at "${cfgs[0]}" fault -n 7 -s 2
+	what=,$(arg rwsem.bench scenario,scan,writer,fault),
+	echo "configs ${cfgs[*]} benches $what"
+	if [[ $what == *,scenario,* ]]; then
+		for c in "${cfgs[@]}"; do bench_at "$c" scenario -n "$(arg rwsem.bench_trials 20)"; done
+	fi
+	if [[ $what == *,scan,* ]]; then
+		# rounds alternate the configurations, so host drift hits both
+		for r in $(seq "$(arg rwsem.scan_runs 5)"); do
+			for c in "${cfgs[@]}"; do bench_at "$c" scan -n 1 -s 10; done
+		done
+	fi
+	if [[ $what == *,writer,* ]]; then
+		for c in "${cfgs[@]}"; do bench_at "$c" writer -s 3; done
+	fi
+	if [[ $what == *,fault,* ]]; then
+		# the fair path only: base against patched at 0
+		lockevents | sed "s/^/${cfgs[0]},before,/"
+		bench_at "${cfgs[0]}" fault -n "$(arg rwsem.fault_runs 7)" -s 2
+		lockevents | sed "s/^/${cfgs[0]},after,/"
+	fi
 	[ -e /proc/sys/vm/rwsem_unfair_maps ] && sysctl -q -w vm.rwsem_unfair_maps=0
 	echo "bench done"
 }
