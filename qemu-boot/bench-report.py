@@ -43,7 +43,7 @@ def read_run(d, problems):
         parts = line.split(",")
         if len(parts) >= 3 and parts[0] in CFGS:
             rows.append(parts)
-        elif line.startswith(("kernel ", "clocksource ")):
+        elif line.startswith(("kernel ", "clocksource ", "configs ")):
             k, v = line.split(" ", 1)
             env[k] = v
     if "jiffies" in env.get("clocksource", ""):
@@ -79,7 +79,7 @@ def main():
                     ev[x[3]] = ev.get(x[3], 0) + (int(x[4]) if x[1] == "after" else -int(x[4]))
             # events per 1000 operations: ops/s * 2 s runs
             n = sum(ops) * 2 / 1000
-            groups.append(dict(cfg=r[0][0] if r else "?", ops=ops,
+            groups.append(dict(dir=d, cfg=r[0][0] if r else "?", ops=ops,
                                events={k: v / n for k, v in ev.items()} if n else {}))
         return groups
     fault, icount = fault_boots(a.fault, ""), fault_boots(a.fault_icount, "_icount")
@@ -90,6 +90,20 @@ def main():
 
     def sel(cfg, kind):
         return [[float(x) for x in r[2:]] for r in rows if r[0] == cfg and r[1] == kind]
+
+    # a benchmark that printed nothing (a missing tool, a crash) fails the run
+    for d, env in zip(a.runs, envs):
+        # the guest's line "configs fair unfair benches ,scenario,scan,writer,"
+        words = env.get("configs", "").split()
+        benches = words[-1].strip(",").split(",") if "benches" in words else []
+        for c in words[:words.index("benches")] if "benches" in words else []:
+            for kind in benches:
+                if kind != "fault" and not sel(c, kind):
+                    problems.append("no %s rows for %s in %s: see %s/console.log" %
+                                    (kind, c, d, d))
+    for g in fault + icount:
+        if not g["ops"]:
+            problems.append("no fault rows in %s" % g["dir"])
 
     out = []
     p = out.append
@@ -228,7 +242,8 @@ set xlabel "latency, us (log)"
 plot %s
 unset multiplot
 """ % (curves("scenario", "ms"), curves("scanlat", "us")))
-    if shutil.which("gnuplot") and any(data.values()):
+    drawable = all(any(data[(k, c)] for c in CFGS) for k in ("scenario", "scanlat"))
+    if shutil.which("gnuplot") and drawable:
         r = subprocess.run(["gnuplot", "latency.gp"], cwd=a.out,
                            capture_output=True, text=True)
         if r.returncode:

@@ -34,22 +34,30 @@ main="rwsem.bench=scenario,scan,writer rwsem.bench_trials=$trials"
 boot "$base_kernel" bench-base "$main"
 boot "$OBJ/arch/x86/boot/bzImage" bench-patched "$main"
 
-# 4: the fair path, base against patched at 0, in alternating boots so
-# that host drift falls on both.  Once in wall-clock time like 1-3, and
-# once in instruction-count time (single-threaded TCG, -icount), where
-# the guest clock advances with the instructions executed and the host's
-# noise does not reach the figure.
-pairs=${BENCH_FAULT_PAIRS:-3}
+# 4: the fair path, base against patched at 0, in pairs of boots; the
+# order within a pair alternates (base-patched, patched-base, ...) so that
+# a host that drifts during the run moves both sides alike.  Wall-clock
+# pairs as in 1-3, then pairs in instruction-count time (single-threaded
+# TCG, -icount), where the guest clock advances with the instructions
+# executed and the host's noise does not reach the figure.
+patched_kernel=$OBJ/arch/x86/boot/bzImage
 fault=()
-for i in $(seq "$pairs"); do
-	for k in base patched; do
-		kern=$base_kernel
-		[ $k = base ] || kern=$OBJ/arch/x86/boot/bzImage
-		boot "$kern" "bench-fault-$k-$i" rwsem.bench=fault rwsem.fault_runs=5
-		QEMU_ACCEL=tcg,thread=single QEMU_EXTRA="-icount shift=1,sleep=off" \
-			boot "$kern" "bench-icount-$k-$i" rwsem.bench=fault rwsem.fault_runs=5
-		fault+=(--fault "$RUNS/bench-fault-$k-$i" --fault-icount "$RUNS/bench-icount-$k-$i")
+# fault_pairs N PREFIX OPTION: N pairs of fault boots, report arguments.
+fault_pairs() {
+	local n=$1 prefix=$2 opt=$3 i k kern order
+	for ((i = 1; i <= n; i++)); do
+		order="base patched"
+		[ $((i % 2)) = 1 ] || order="patched base"
+		for k in $order; do
+			kern=$base_kernel
+			[ "$k" = base ] || kern=$patched_kernel
+			boot "$kern" "$prefix-$k-$i" rwsem.bench=fault rwsem.fault_runs=5
+			fault+=("$opt" "$RUNS/$prefix-$k-$i")
+		done
 	done
-done
+}
+fault_pairs "${BENCH_FAULT_PAIRS:-4}" bench-fault --fault
+QEMU_ACCEL=tcg,thread=single QEMU_EXTRA="-icount shift=1,sleep=off" \
+	fault_pairs "${BENCH_ICOUNT_PAIRS:-2}" bench-icount --fault-icount
 python3 "$here/bench-report.py" --out "$RUNS/bench" "${fault[@]}" \
 	"$RUNS/bench-base" "$RUNS/bench-patched"

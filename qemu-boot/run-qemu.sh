@@ -26,7 +26,7 @@ cmdline+=" sysctl.kernel.hung_task_timeout_secs=30 ${GUEST_CMDLINE:-}"
 qemu=(qemu-system-x86_64 -nodefaults -no-user-config -machine pc
 	-accel "$accel" -smp 2 -m 2G -display none -no-reboot
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" ${QEMU_EXTRA:-})
-echo "QEMU: $accel, 2 vCPUs, 2 GiB, mode $mode, kernel $kernel"
+echo "QEMU: $accel${QEMU_EXTRA:+ $QEMU_EXTRA}, 2 vCPUs, 2 GiB, mode $mode, kernel $kernel"
 
 if [ "$mode" = shell ]; then
 	exec "${qemu[@]}" -serial mon:stdio -serial null

@@ -116,7 +116,7 @@ bench() {
 	fi
 	if [[ $what == *,scan,* ]]; then
 		# rounds alternate the configurations, so host drift hits both
-		for r in $(seq "$(arg rwsem.scan_runs 5)"); do
+		for ((r = 0; r < $(arg rwsem.scan_runs 5); r++)); do
 			for c in "${cfgs[@]}"; do bench_at "$c" scan -n 1 -s 10; done
 		done
 	fi
