@@ -120,19 +120,20 @@ def main():
         "monitor p50", "monitor max", "mon/rem"))
     sc = {}
     for c in CFGS:
-        s = sel(c, "scenario")
+        alltrials = sel(c, "scenario")
+        # only trials where the writer was seen queued while the hold lasted
+        s = [x for x in alltrials if x[5] == 1]
         if not s:
             continue
         mon = [x[3] for x in s]
         sc[c] = dict(unc=med([x[4] for x in s]), p50=med(mon), mx=max(mon),
-                     frac=med([x[3] / x[2] for x in s if x[2] > 0]),
-                     queued=sum(x[5] for x in s), n=len(s))
+                     frac=med([x[3] / x[2] for x in s if x[2] > 0]), n=len(s))
         p("   %-7s %6d %9.1f %12.1f %12.3f %11.3f %11.3f %7.0f%%" % (
             c, len(s), med([x[1] for x in s]), med([x[2] for x in s]),
             sc[c]["unc"], sc[c]["p50"], sc[c]["mx"], 100 * sc[c]["frac"]))
-        if sc[c]["queued"] < len(s):
-            p("   %s: the writer was queued in only %d of %d trials" %
-              (c, sc[c]["queued"], len(s)))
+        if len(s) < len(alltrials):
+            p("   %s: %d of %d trials left out: the writer was not seen queued "
+              "before the hold ended" % (c, len(alltrials) - len(s), len(alltrials)))
     if "unfair" in sc and "fair" in sc:
         u, f = sc["unfair"], sc["fair"]
         p("   goal: unfair p50 <= 2x uncontended: %.3f / %.3f = %.2fx  %s" % (
@@ -214,7 +215,7 @@ def main():
     plot = os.path.join(a.out, "latency.png")
     data = {}
     for c in CFGS:
-        data[("scenario", c)] = sorted(x[3] for x in sel(c, "scenario"))
+        data[("scenario", c)] = sorted(x[3] for x in sel(c, "scenario") if x[5] == 1)
         data[("scanlat", c)] = sorted(x[1] for x in sel(c, "scanlat"))
     for (kind, c), xs in data.items():
         with open(os.path.join(a.out, "%s-%s.dat" % (kind, c)), "w") as fh:
