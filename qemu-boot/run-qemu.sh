@@ -4,7 +4,9 @@
 # Console log and results channel go to $RUNS/MODE/ ($RUNS/$RUN_NAME/ if
 # set); demo and test are then checked by results.py, whose exit status is
 # ours; bench-report.py reads bench runs.  KERNEL= boots another bzImage
-# (make bench: the base kernel).
+# (make bench: the base kernel).  QEMU_ACCEL= replaces the accelerator
+# accel.sh picks and QEMU_EXTRA= adds options, split on blanks (make bench:
+# "tcg,thread=single" and "-icount shift=1,sleep=off").
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
