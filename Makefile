@@ -31,7 +31,7 @@ Q := qemu-boot
 PHASE := $(Q)/phase.sh
 
 .PHONY: all help deps tree config build initramfs boot demo test bench shell \
-	export check-export check-fastpath check-series mbox image-path clean distclean
+	mutations export check-export check-fastpath check-series mbox image-path clean distclean
 
 all: demo
 
@@ -49,7 +49,10 @@ help:
 	@echo '  build             kernel, modules and kselftests into $(OBJ) (ccache)'
 	@echo '  initramfs         dracut initramfs with the kselftests and the guest runner'
 	@echo '  boot / demo       boot QEMU and run the contention demo'
-	@echo '  test              boot QEMU, run the test suites, parse KTAP, check the console'
+	@echo '  test              boot QEMU, run the test suites, parse KTAP, check the console,'
+	@echo '                    then the mutation check (below)'
+	@echo '  mutations         build and boot each qemu-boot/mutations/*.patch: the tests'
+	@echo '                    must fail on every one'
 	@echo '  bench             boot the base kernel and the patched one (at 0 and 1) and'
 	@echo '                    print the benchmark table; CSV and plot in $(RUNS)/bench'
 	@echo '  shell             boot QEMU with an interactive shell on the serial console'
@@ -90,6 +93,10 @@ boot demo: initramfs
 
 test: initramfs check-export check-fastpath check-series
 	@$(PHASE) test $(Q)/run-qemu.sh test
+	@$(PHASE) mutations $(Q)/mutate.sh
+
+mutations: initramfs
+	@$(PHASE) mutations $(Q)/mutate.sh
 
 # the base kernel is built by bench.sh, in its own object directory
 bench: initramfs

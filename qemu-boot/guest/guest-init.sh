@@ -77,7 +77,7 @@ locktorture() {
 	secs=$(arg rwsem.torture_secs 32)
 	echo "torture_secs $secs"
 	modprobe locktorture torture_type=rwsem_unfair_lock \
-		nwriters_stress=2 nreaders_stress=6 stat_interval=5 stutter=0 ||
+		nwriters_stress=2 nreaders_stress=40 stat_interval=5 stutter=0 ||
 		{ echo "modprobe locktorture failed"; return 1; }
 	sleep "$secs"
 	rmmod locktorture

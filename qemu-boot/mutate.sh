@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The mutation check: the tests must be able to fail.  Each patch in
+# qemu-boot/mutations/ breaks one rule of the unfair admission on purpose
+# (the 2010 rule, or a window the series closes, reopened).  Each is
+# applied to the kernel tree in turn, built in a scratch copy of the
+# object directory (incremental: only what the mutation touches), and
+# booted with the suites its "Suites:" line names (default: the KUnit
+# suite; the guest's rwsem.suites= option).  Prints one line per
+# mutation, "mutation NAME: killed by TEST[; TEST...]" or
+# "mutation NAME: SURVIVED", and fails if any survived.
+# MUTATIONS="a b" runs only those.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+: "${TREE:?}" "${OBJ:?}" "${CACHE:?}" "${RUNS:?}" "${KMAKE:?}"
+
+[ -f "$OBJ/arch/x86/boot/bzImage" ] && [ -f "$OBJ/initramfs.img" ] ||
+	die "no kernel or initramfs in $OBJ: run 'make initramfs'"
+[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
+	die "$TREE has uncommitted changes; commit or stash them first"
+
+scratch=$CACHE/obj-mutant
+save=$(mktemp -d)
+files=()
+# Put the mutated sources back byte for byte and with their old mtimes,
+# so that the real object directory does not see them as changed.
+restore() {
+	local f
+	for f in "${files[@]}"; do
+		cp -p "$save/$(echo "$f" | tr / _)" "$TREE/$f"
+	done
+	files=()
+}
+trap 'restore; rm -rf "$save"' EXIT
+
+survived=0
+for m in "$here"/mutations/*.patch; do
+	name=$(basename "$m" .patch)
+	if [ -n "${MUTATIONS:-}" ] && [[ " $MUTATIONS " != *" $name "* ]]; then
+		continue
+	fi
+	mapfile -t files < <(git -C "$TREE" apply --numstat "$m" | cut -f3)
+	for f in "${files[@]}"; do
+		cp -p "$TREE/$f" "$save/$(echo "$f" | tr / _)"
+	done
+	git -C "$TREE" apply "$m" ||
+		die "mutation $name does not apply to $TREE: update qemu-boot/mutations/$name.patch"
+	rm -rf "$scratch"
+	cp -a "$OBJ" "$scratch"
+	log=$RUNS/mutant-$name.build.log
+	mkdir -p "$RUNS"
+	if ! $KMAKE O="$scratch" -j"$(nproc)" bzImage >"$log" 2>&1; then
+		tail -n 20 "$log" | sed 's/^/    /'
+		die "mutation $name does not build (log $log)"
+	fi
+	restore
+
+	out=$RUNS/mutant-$name.txt
+	suites=$(sed -n 's/^Suites: *//p' "$m" | head -n 1)
+	status=0
+	RUN_NAME=mutant-$name KERNEL=$scratch/arch/x86/boot/bzImage \
+		TEST_TIMEOUT=${MUTANT_TIMEOUT:-300} \
+		GUEST_CMDLINE="rwsem.suites=${suites:-kunit}" \
+		"$here/run-qemu.sh" test >"$out" 2>&1 || status=$?
+	if [ $status = 0 ]; then
+		echo "mutation $name: SURVIVED (every test passed; $out)"
+		survived=1
+		continue
+	fi
+	killers=$(grep -E '  FAIL$|^FAIL: |^error: ' "$out" |
+		sed -E 's/ +FAIL$//; s/^FAIL: //; s/^error: //' | cut -c1-90 |
+		paste -sd';' | sed 's/;/; /g')
+	echo "mutation $name: killed by ${killers:-the test run (see $out)}"
+done
+rm -rf "$scratch"
+[ $survived = 0 ] || die "a mutation survived: the tests above cannot tell it from the real series"
