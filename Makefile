@@ -31,7 +31,7 @@ Q := qemu-boot
 PHASE := $(Q)/phase.sh
 
 .PHONY: all help deps tree config build initramfs boot demo test bench shell \
-	mutations export check-export check-fastpath check-series mbox image-path clean distclean
+	model mutations export check-export check-fastpath check-series mbox image-path clean distclean
 
 all: demo
 
@@ -49,6 +49,8 @@ help:
 	@echo '  build             kernel, modules and kselftests into $(OBJ) (ccache)'
 	@echo '  initramfs         dracut initramfs with the kselftests and the guest runner'
 	@echo '  boot / demo       boot QEMU and run the contention demo'
+	@echo '  model             spin: the Promela model (qemu-boot/model/) proves the'
+	@echo '                    admission rule and finds a counterexample for each broken one'
 	@echo '  test              boot QEMU, run the test suites, parse KTAP, check the console,'
 	@echo '                    then the mutation check (below)'
 	@echo '  mutations         build and boot each qemu-boot/mutations/*.patch: the tests'
@@ -91,9 +93,12 @@ initramfs: build
 boot demo: initramfs
 	@$(PHASE) demo $(Q)/run-qemu.sh demo
 
-test: initramfs check-export check-fastpath check-series
+test: initramfs check-export check-fastpath check-series model
 	@$(PHASE) test $(Q)/run-qemu.sh test
 	@$(PHASE) mutations $(Q)/mutate.sh
+
+model: deps
+	@$(PHASE) model $(Q)/model.sh
 
 mutations: initramfs
 	@$(PHASE) mutations $(Q)/mutate.sh
