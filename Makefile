@@ -49,7 +49,7 @@ help:
 	@echo '  build             kernel, modules and kselftests into $(OBJ) (ccache)'
 	@echo '  initramfs         dracut initramfs with the kselftests and the guest runner'
 	@echo '  boot / demo       boot QEMU and run the contention demo'
-	@echo '  model             spin: the Promela model (qemu-boot/model/) proves the'
+	@echo '  model             spin: the Promela model (in the series, selftests/locking) proves the'
 	@echo '                    admission rule and finds a counterexample for each broken one'
 	@echo '  test              boot QEMU, run the test suites, parse KTAP, check the console,'
 	@echo '                    then the mutation check (below)'
@@ -97,7 +97,7 @@ test: initramfs check-export check-fastpath check-series model
 	@$(PHASE) test $(Q)/run-qemu.sh test
 	@$(PHASE) mutations $(Q)/mutate.sh
 
-model: deps
+model: tree
 	@$(PHASE) model $(Q)/model.sh
 
 mutations: initramfs

@@ -59,5 +59,22 @@ fault_pairs() {
 fault_pairs "${BENCH_FAULT_PAIRS:-4}" bench-fault --fault
 QEMU_ACCEL=tcg,thread=single QEMU_EXTRA="-icount shift=1,sleep=off" \
 	fault_pairs "${BENCH_ICOUNT_PAIRS:-2}" bench-icount --fault-icount
-python3 "$here/bench-report.py" --out "$RUNS/bench" "${fault[@]}" \
+
+# 5: the contended loads of 2 and 3 (maps scanners against an mmap/munmap
+# writer), base against patched at 0, in instruction-count time, in
+# alternating pairs of boots as in 4.
+contended=()
+for ((i = 1; i <= ${BENCH_ICOUNT_PAIRS:-2}; i++)); do
+	order="base patched"
+	[ $((i % 2)) = 1 ] || order="patched base"
+	for k in $order; do
+		kern=$base_kernel
+		[ "$k" = base ] || kern=$patched_kernel
+		QEMU_ACCEL=tcg,thread=single QEMU_EXTRA="-icount shift=1,sleep=off" \
+			boot "$kern" "bench-cicount-$k-$i" rwsem.bench=scan,writer \
+			rwsem.bench_cfgs=fair rwsem.scan_runs=3
+		contended+=(--contended-icount "$RUNS/bench-cicount-$k-$i")
+	done
+done
+python3 "$here/bench-report.py" --out "$RUNS/bench" "${fault[@]}" "${contended[@]}" \
 	"$RUNS/bench-base" "$RUNS/bench-patched"

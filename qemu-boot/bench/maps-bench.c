@@ -19,6 +19,9 @@
  *	the writer-bound load of the proc-maps-unfair-writer selftest:
  *	mmap/munmap of 4 KiB pages among 32768 mappings in a 128 MiB range
  *	while K readers with CAP_SYS_NICE and one without loop on the maps.
+ *	The K = 40 row (more unfair readers than the unfair count holds)
+ *	adds a busy fair holder: a thread of the target that loops on
+ *	MADV_POPULATE_READ of populated memory, about 5 ms per hold.
  *   fault,RUN,ops_per_s
  *	fair path, no maps readers: two threads each mmap 1 MiB, touch
  *	its 256 pages and munmap it, for 2 s.
@@ -42,6 +45,9 @@
 #include <unistd.h>
 #include <linux/capability.h>
 
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
 #endif
@@ -361,19 +367,65 @@ static void scan(int runs, int secs)
 
 /* --- writer: the selftest's writer-bound load ---------------------------- */
 
+#define MAX_K 40
+
+struct busy {
+	void *addr;
+	size_t size;
+	int stop;
+};
+
+static void *busy_fn(void *arg)
+{
+	struct busy *b = arg;
+
+	while (!__atomic_load_n(&b->stop, __ATOMIC_ACQUIRE))
+		if (madvise(b->addr, b->size, MADV_POPULATE_READ))
+			die("madvise(MADV_POPULATE_READ)");
+	return NULL;
+}
+
+/* A populated range that MADV_POPULATE_READ walks in about @target_ms. */
+static void setup_busy(struct busy *b, int target_ms)
+{
+	size_t sz = 16 * MIB;
+	int64_t t0, dt;
+	void *p;
+
+	p = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED || madvise(p, sz, MADV_POPULATE_WRITE))
+		die("populate");
+	t0 = now_ns();
+	if (madvise(p, sz, MADV_POPULATE_READ))
+		die("madvise(MADV_POPULATE_READ)");
+	dt = now_ns() - t0;
+	munmap(p, sz);
+	sz = (double)sz * target_ms * 1e6 / (dt > 0 ? dt : 1);
+	sz &= ~(MIB - 1);
+	b->size = sz < MIB ? MIB : sz > 256 * MIB ? 256 * MIB : sz;
+	b->addr = mmap(NULL, b->size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (b->addr == MAP_FAILED || madvise(b->addr, b->size, MADV_POPULATE_WRITE))
+		die("populate");
+}
+
 static void writer(int secs)
 {
-	static const int ks[] = { 1, 4, 16 };
-	pid_t sc[17], self = getpid();
+	static const int ks[] = { 1, 4, 16, MAX_K };
+	pid_t sc[MAX_K + 1], self = getpid();
 	int gate[2], k, i, n;
 	unsigned int seed = 1;
+	struct busy busy = {};
+	pthread_t tb;
 	char *range;
 
+	setup_busy(&busy, 5);
 	range = mmap(NULL, RANGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (range == MAP_FAILED)
 		die("mmap");
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < (int)(sizeof(ks) / sizeof(ks[0])); k++) {
 		int64_t t0, t1, deadline, sum = 0;
+		bool with_busy = ks[k] == MAX_K;
 		long ops = 0;
 		char *p;
 
@@ -393,6 +445,9 @@ static void writer(int secs)
 		for (i = 0; i < n; i++)
 			if (write(gate[1], "g", 1) != 1)
 				die("gate");
+		__atomic_store_n(&busy.stop, 0, __ATOMIC_RELEASE);
+		if (with_busy && pthread_create(&tb, NULL, busy_fn, &busy))
+			die("pthread_create");
 		usleep(100000);
 		deadline = now_ns() + secs * 1000000000LL;
 		while (now_ns() < deadline && ops < MAX_OPS - 1) {
@@ -407,6 +462,10 @@ static void writer(int secs)
 				die("mmap");
 			lat[ops++] = now_ns() - t1;
 		}
+		if (with_busy) {
+			__atomic_store_n(&busy.stop, 1, __ATOMIC_RELEASE);
+			pthread_join(tb, NULL);
+		}
 		for (i = 0; i < n; i++)
 			stop(sc[i]);
 		close(gate[0]);
@@ -419,6 +478,7 @@ static void writer(int secs)
 		fflush(stdout);
 	}
 	munmap(range, RANGE);
+	munmap(busy.addr, busy.size);
 }
 
 /* --- fault: fair-path throughput, no maps readers --------------------- */

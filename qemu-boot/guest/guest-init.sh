@@ -108,7 +108,10 @@ lockevents() {
 # rwsem.bench= (comma list, default all) picks the benchmarks to run.
 bench() {
 	local cfgs=(base) c r what
-	[ -e /proc/sys/vm/rwsem_unfair_maps ] && cfgs=(fair unfair)
+	# rwsem.bench_cfgs= (comma list, default fair,unfair): the patched
+	# kernel's settings to measure
+	[ -e /proc/sys/vm/rwsem_unfair_maps ] &&
+		IFS=, read -r -a cfgs <<<"$(arg rwsem.bench_cfgs fair,unfair)"
 	what=,$(arg rwsem.bench scenario,scan,writer,fault),
 	echo "configs ${cfgs[*]} benches $what"
 	if [[ $what == *,scenario,* ]]; then
