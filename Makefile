@@ -31,7 +31,7 @@ Q := qemu-boot
 PHASE := $(Q)/phase.sh
 
 .PHONY: all help deps tree config build initramfs boot demo test bench shell \
-	model mutations export check-export check-fastpath check-series mbox image-path clean distclean
+	model mutations test-base ksft-i386 export check-export check-fastpath check-series mbox image-path clean distclean
 
 all: demo
 
@@ -51,8 +51,12 @@ help:
 	@echo '  boot / demo       boot QEMU and run the contention demo'
 	@echo '  model             spin: the Promela model (in the series, selftests/locking) proves the'
 	@echo '                    admission rule and finds a counterexample for each broken one'
-	@echo '  test              boot QEMU, run the test suites, parse KTAP, check the console,'
-	@echo '                    then the mutation check (below)'
+	@echo '  test              boot QEMU, run KUnit, locktorture and the whole proc kselftest'
+	@echo '                    collection at vm.rwsem_unfair_maps 0 and 2, parse KTAP, check'
+	@echo '                    the console; then test-base, then the mutation check (below)'
+	@echo '  test-base         boot the unpatched base kernel, run the series'"'"' kselftests:'
+	@echo '                    each case must pass or skip'
+	@echo '  ksft-i386         build the proc kselftests for i386 (gcc -m32)'
 	@echo '  mutations         build and boot each qemu-boot/mutations/*.patch: the tests'
 	@echo '                    must fail on every one'
 	@echo '  bench             boot the base kernel and the patched one (at 0 and 1) and'
@@ -93,9 +97,16 @@ initramfs: build
 boot demo: initramfs
 	@$(PHASE) demo $(Q)/run-qemu.sh demo
 
-test: initramfs check-export check-fastpath check-series model
+test: initramfs check-export check-fastpath check-series model ksft-i386
 	@$(PHASE) test $(Q)/run-qemu.sh test
+	@$(PHASE) test-base $(Q)/test-base.sh
 	@$(PHASE) mutations $(Q)/mutate.sh
+
+test-base: initramfs
+	@$(PHASE) test-base $(Q)/test-base.sh
+
+ksft-i386: build
+	@$(PHASE) ksft-i386 $(Q)/ksft-i386.sh
 
 model: tree
 	@$(PHASE) model $(Q)/model.sh
@@ -103,7 +114,6 @@ model: tree
 mutations: initramfs
 	@$(PHASE) mutations $(Q)/mutate.sh
 
-# the base kernel is built by bench.sh, in its own object directory
 bench: initramfs
 	@DEPS_EXTRA=gnuplot-nox $(PHASE) bench-deps $(Q)/deps.sh
 	@$(PHASE) bench $(Q)/bench.sh

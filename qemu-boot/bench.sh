@@ -2,25 +2,16 @@
 # make bench: boot the unpatched base kernel and the patched kernel under
 # the same QEMU settings, run maps-bench in each (the patched kernel at
 # vm.rwsem_unfair_maps 0 and 1), and print the table bench-report.py makes.
-# The base kernel is built from the worktree check-fastpath keeps, with the
-# test kernel's .config, in its own object directory.
+# The base kernel is the one base-kernel.sh provides.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 : "${TREE:?}" "${OBJ:?}" "${CACHE:?}" "${RUNS:?}"
 
-base_worktree
-cp "$OBJ/.config" "$base_obj/.config"
-kmake_base olddefconfig >/dev/null
-t0=$(date +%s)
-kmake_base -j"$(nproc)" bzImage >"$base_obj/build.log" 2>&1 || {
-	tail -n 20 "$base_obj/build.log" >&2
-	die "base kernel build failed, log at $base_obj/build.log"
-}
-echo "base kernel $base_obj/arch/x86/boot/bzImage ($(($(date +%s) - t0)) s)"
+"$here/base-kernel.sh"
 
 trials=${BENCH_TRIALS:-20}
-base_kernel=$base_obj/arch/x86/boot/bzImage
+base_kernel=$base_image
 # boot KERNEL RUN_NAME GUEST_ARGS...: one bench boot.
 boot() {
 	local k=$1 name=$2

@@ -5,8 +5,9 @@
 #      succeeds, and gives exactly the branch unfair/tests;
 #   2. every patch passes scripts/checkpatch.pl --strict with 0 errors,
 #      0 warnings and 0 checks;
-#   3. the kernel builds after every patch (bisectability), incrementally
-#      in the same object directory as 'make build';
+#   3. the kernel builds at the base and after every patch
+#      (bisectability), incrementally in the same object directory as
+#      'make build'; the base build is kept as the base kernel;
 #   4. sparse (make C=2) reports no new warning on the objects the series
 #      touches, against the base;
 #   5. vm.rst is valid reST (docutils) with the sysctl's entry, and the
@@ -28,14 +29,19 @@ g() { git -C "$TREE" "$@"; }
 home=$(g symbolic-ref -q --short HEAD || true)
 [ "$home" = unfair/tests ] || die "$TREE is not on unfair/tests (it is on '${home:-detached}')"
 
+mapfile -t patches < <(for d in branch-export sysctl-patch selftests; do
+	ls "$top/$d"/*.patch 2>/dev/null | grep -v -- '-0000-cover-letter\.patch$' || true
+done)
+[ ${#patches[@]} -gt 0 ] || die "no patches in the folders"
+
 # A full pass takes minutes (a build per patch).  It is skipped when it
-# already passed on exactly these patches, snippet, script, config and
-# base; FORCE=1 runs it anyway.  A fresh machine (CI) has no stamp.
+# already passed on exactly these patches (the cover letter is not
+# checked), snippet, script, config and base; FORCE=1 runs it anyway.  A
+# fresh machine (CI) has no stamp.
 stamp=$CACHE/check-series.pass
 key=$( {
 	g rev-parse base^{commit}
-	cat "$OBJ/.config" "$0" "$top/MAINTAINERS-snippet"
-	cat "$top"/branch-export/*.patch "$top"/sysctl-patch/*.patch "$top"/selftests/*.patch
+	cat "$OBJ/.config" "$0" "$top/MAINTAINERS-snippet" "${patches[@]}"
 } | sha256sum | cut -d' ' -f1)
 if [ -z "${FORCE:-}" ] && [ -f "$stamp" ] && [ "$(head -n 1 "$stamp")" = "$key" ]; then
 	echo "check-series: passed on $(sed -n 2p "$stamp") on exactly these patches,"
@@ -54,11 +60,6 @@ restore() {
 	cp "$log/config" "$OBJ/.config"
 }
 trap restore EXIT
-
-mapfile -t patches < <(for d in branch-export sysctl-patch selftests; do
-	ls "$top/$d"/*.patch 2>/dev/null | grep -v -- '-0000-cover-letter\.patch$' || true
-done)
-[ ${#patches[@]} -gt 0 ] || die "no patches in the folders"
 
 # --- 1. git am onto the base ------------------------------------------
 g checkout -q --detach base
@@ -106,10 +107,15 @@ build_here() { # label
 	fi
 }
 
+# The base first: a full build, kept as the base kernel that make test
+# and make bench boot (see base-kernel.sh), so that the build after
+# patch 1 is incremental.
 g checkout -q --detach base
-cp "$log/config" "$OBJ/.config"
-$KMAKE olddefconfig >/dev/null 2>&1
-# only the touched objects need to exist at the base, for sparse
+t0=$(date +%s)
+build_here "checking out the base"
+base_image_store "$OBJ" "$log/config"
+printf '  build of the base:    ok (%3d s)  kept as %s\n' "$(($(date +%s) - t0))" "$base_image"
+# only the touched objects exist at the base, for sparse
 base_objs=()
 for o in "${touched[@]}"; do
 	[ -e "$TREE/${o%.o}.c" ] && base_objs+=("$o")

@@ -37,3 +37,21 @@ kmake_base() {
 	make -s -C "$base_src" O="$base_obj" ARCH=x86_64 \
 		KBUILD_BUILD_USER=rwsem-unfair KBUILD_BUILD_HOST=qemu "$@"
 }
+
+# The base kernel image that make test and make bench boot, built with
+# the test kernel's .config: $base_image, with a key (base commit and
+# that config) beside it.  check-series stores it when it builds the
+# base; base-kernel.sh builds it when it is missing or stale.
+base_image=$CACHE/base-kernel/bzImage
+base_image_key() { # CONFIG
+	{ git -C "$TREE" rev-parse 'base^{commit}'; cat "$1"; } | sha256sum | cut -d' ' -f1
+}
+base_image_ok() {
+	[ -f "$base_image" ] && [ -f "$OBJ/.config" ] &&
+		[ "$(cat "$base_image.key" 2>/dev/null)" = "$(base_image_key "$OBJ/.config")" ]
+}
+base_image_store() { # OBJDIR CONFIG
+	mkdir -p "$(dirname "$base_image")"
+	cp "$1/arch/x86/boot/bzImage" "$base_image"
+	base_image_key "$2" >"$base_image.key"
+}

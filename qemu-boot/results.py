@@ -142,7 +142,7 @@ def print_demo(lines):
     print("(MADV_POPULATE_WRITE of %s MiB holds mmap_lock for read)" %
           (size.group(1) if size else "?"))
     rows = [("read hold", "hold_ms"), ("hold left at the read", "remaining_ms"),
-            ("writer (mmap) wait", "writer_ms"),
+            ("writer (mprotect) wait", "writer_ms"),
             ("monitor read of maps", "monitor_ms"),
             ("same read, uncontended", "uncontended_ms")]
     for i, c in enumerate(cases):

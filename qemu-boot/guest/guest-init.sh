@@ -136,10 +136,44 @@ bench() {
 	echo "bench done"
 }
 
+# The skip paths, for development: rwsem.ksft_user=UID runs the
+# kselftests as that user (without capabilities), rwsem.ro_sysctl=1
+# mounts /proc/sys read-only first, as in a container.
+ksft_run() {
+	local uid
+	uid=$(arg rwsem.ksft_user "")
+	if [ "$(arg rwsem.ro_sysctl 0)" = 1 ] && ! grep -q ' /proc/sys proc ro' /proc/mounts; then
+		mount --bind /proc/sys /proc/sys && mount -o remount,bind,ro /proc/sys
+	fi
+	cd /opt/kselftests || return 1
+	if [ -n "$uid" ]; then
+		setpriv --reuid="$uid" --regid="$uid" --clear-groups \
+			--inh-caps=-all --bounding-set=-all ./run_kselftest.sh "$@"
+	else
+		./run_kselftest.sh "$@"
+	fi
+}
+
 ksft() {
 	local t args=()
 	for t in "$@"; do args+=(-t "$t"); done
-	cd /opt/kselftests && ./run_kselftest.sh "${args[@]}"
+	ksft_run "${args[@]}"
+}
+
+# ksft_collection COLLECTION LEVEL: the whole collection with
+# vm.rwsem_unfair_maps at LEVEL (tests that change it put it back).
+ksft_collection() {
+	local level=$2 ret=0
+	if [ -e /proc/sys/vm/rwsem_unfair_maps ]; then
+		sysctl -q -w vm.rwsem_unfair_maps="$level" || return 1
+	elif [ "$level" != 0 ]; then
+		echo "no vm.rwsem_unfair_maps on this kernel: level $level cannot be set"
+		return 1
+	fi
+	echo "vm.rwsem_unfair_maps=$level"
+	ksft_run -c "$1" || ret=$?
+	[ -e /proc/sys/vm/rwsem_unfair_maps ] && sysctl -q -w vm.rwsem_unfair_maps=0
+	return $ret
 }
 
 case $mode in
@@ -147,9 +181,11 @@ demo)
 	run_section demo ksft proc:proc-maps-contention
 	;;
 test)
-	# For development: rwsem.suites= (default kunit,locktorture,kselftest)
-	# and rwsem.ksft= (comma list, default tests.list) run a subset.
-	suites=,$(arg rwsem.suites kunit,locktorture,kselftest),
+	# rwsem.suites= (default kunit,locktorture,proc0,proc2): procN is the
+	# whole proc kselftest collection at vm.rwsem_unfair_maps=N; kselftest
+	# is the list in rwsem.ksft= (comma list of COLLECTION:TEST, default
+	# tests.list: the series' own tests).
+	suites=,$(arg rwsem.suites kunit,locktorture,proc0,proc2),
 	echo "suites $suites" | tee /dev/fd/3
 	if [[ $suites == *,kunit,* ]]; then
 		for f in /sys/kernel/debug/kunit/*/results; do
@@ -168,6 +204,10 @@ test)
 		fi
 		run_section kselftest ksft "${tests[@]}"
 	fi
+	for level in 0 1 2; do
+		[[ $suites != *,proc$level,* ]] ||
+			run_section "proc@$level" ksft_collection proc "$level"
+	done
 	;;
 bench)
 	# make bench: CSV rows "CONFIG,ROW..." where CONFIG is base (a kernel
