@@ -147,8 +147,15 @@ ksft_run() {
 	fi
 	cd /opt/kselftests || return 1
 	if [ -n "$uid" ]; then
+		# the runner reopens /dev/stdout for append: a file it may open,
+		# appended to by both
+		local log ret=0
+		log=$(mktemp) && chmod 666 "$log" || return 1
 		setpriv --reuid="$uid" --regid="$uid" --clear-groups \
-			--inh-caps=-all --bounding-set=-all ./run_kselftest.sh "$@"
+			--inh-caps=-all --bounding-set=-all ./run_kselftest.sh "$@" \
+			>>"$log" 2>&1 || ret=$?
+		cat "$log"
+		return $ret
 	else
 		./run_kselftest.sh "$@"
 	fi
