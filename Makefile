@@ -67,8 +67,9 @@ help:
 	@echo '  export            git format-patch the branch into the three patch folders'
 	@echo '  check-export      fail if re-exporting the branch would change a file'
 	@echo '  check-fastpath    fail if a fair rwsem fast path compiles differently from base'
-	@echo '  check-series      git am onto base, checkpatch --strict, build after each patch,'
-	@echo '                    sparse against base, MAINTAINERS-snippet patterns'
+	@echo '  check-series      git am onto base, checkpatch --strict, build after each patch'
+	@echo '                    (small config) and the tip with PREEMPT_RT, sparse against'
+	@echo '                    base, MAINTAINERS-snippet patterns'
 	@echo '  mbox              write the whole series as one mbox (for b4 / git am)'
 	@echo
 	@echo 'Other:'
@@ -130,9 +131,8 @@ check-export:
 check-fastpath: build
 	@$(PHASE) check-fastpath $(Q)/check-fastpath.sh
 
-# after build: the per-patch builds then leave the object directory at the
-# tip, so 'make build' has nothing left to do
-check-series: build check-export
+# in a worktree and object directories of its own: it never touches $(OBJ)
+check-series: tree check-export
 	@$(PHASE) check-series $(Q)/check-series.sh
 
 mbox: check-export

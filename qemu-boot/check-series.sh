@@ -6,28 +6,33 @@
 #   2. every patch passes scripts/checkpatch.pl --strict with 0 errors,
 #      0 warnings and 0 checks;
 #   3. the kernel builds at the base and after every patch
-#      (bisectability), incrementally in the same object directory as
-#      'make build'; the base build is kept as the base kernel;
+#      (bisectability), with the small bisect.config (tinyconfig under
+#      it) that compiles every file the series touches, incrementally;
+#      and the tip builds with PREEMPT_RT as well (rt.config);
 #   4. sparse (make C=2) reports no new warning on the objects the series
 #      touches, against the base;
 #   5. vm.rst is valid reST (docutils) with the sysctl's entry, and the
 #      kernel-doc of include/linux/rwsem.h has no warnings;
 #   6. MAINTAINERS-snippet is the entry the series adds, and each of its
 #      F:/X: patterns matches a file of the applied series.
-# The tree is walked through the commits and left on unfair/tests.
+# All of it happens in a worktree of its own ($CACHE/series-src) with its
+# own object directories: the kernel tree, its test kernel build and any
+# uncommitted work there are left alone, and a run killed half-way is
+# put back by the next one.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 . "$here/lib.sh"
-: "${TREE:?}" "${OBJ:?}" "${CACHE:?}" "${KMAKE:?}" "${AUTHOR_NAME:?}" "${AUTHOR_EMAIL:?}"
+: "${TREE:?}" "${CACHE:?}" "${AUTHOR_NAME:?}" "${AUTHOR_EMAIL:?}"
 export_identity
+command -v sparse >/dev/null ||
+	die "sparse is not installed: run 'make deps' (or apt-get install sparse)"
 
-g() { git -C "$TREE" "$@"; }
-[ -f "$OBJ/.config" ] || die "no $OBJ/.config: run 'make config'"
-[ -z "$(g status --porcelain --untracked-files=no)" ] ||
-	die "$TREE has uncommitted changes; commit or stash them first"
-home=$(g symbolic-ref -q --short HEAD || true)
-[ "$home" = unfair/tests ] || die "$TREE is not on unfair/tests (it is on '${home:-detached}')"
+src=$CACHE/series-src
+sobj=$CACHE/obj-series
+rtobj=$CACHE/obj-series-rt
+g() { git -C "$src" "$@"; }
+km() { kmake_at "$src" "$sobj" "$@"; }
 
 mapfile -t patches < <(for d in branch-export sysctl-patch selftests; do
 	ls "$top/$d"/*.patch 2>/dev/null | grep -v -- '-0000-cover-letter\.patch$' || true
@@ -36,46 +41,41 @@ done)
 
 # A full pass takes minutes (a build per patch).  It is skipped when it
 # already passed on exactly these patches (the cover letter is not
-# checked), snippet, script, config and base; FORCE=1 runs it anyway.  A
+# checked), snippet, script, configs and base; FORCE=1 runs it anyway.  A
 # fresh machine (CI) has no stamp.
 stamp=$CACHE/check-series.pass
 key=$( {
-	g rev-parse base^{commit}
-	cat "$OBJ/.config" "$0" "$top/MAINTAINERS-snippet" "${patches[@]}"
+	git -C "$TREE" rev-parse base^{commit}
+	cat "$0" "$here/lib.sh" "$here/config.sh" "$here/bisect.config" "$here/rt.config" \
+		"$top/MAINTAINERS-snippet" "${patches[@]}"
 } | sha256sum | cut -d' ' -f1)
 if [ -z "${FORCE:-}" ] && [ -f "$stamp" ] && [ "$(head -n 1 "$stamp")" = "$key" ]; then
 	echo "check-series: passed on $(sed -n 2p "$stamp") on exactly these patches,"
-	echo "  config, script and base (stamp $stamp); not re-run.  FORCE=1 re-runs it."
+	echo "  configs, scripts and base (stamp $stamp); not re-run.  FORCE=1 re-runs it."
 	exit 0
 fi
 rm -f "$stamp"
 
-log=$OBJ/check-series
+log=$CACHE/check-series
 rm -rf "$log"
-mkdir -p "$log"
-cp "$OBJ/.config" "$log/config"
-restore() {
-	g am --abort >/dev/null 2>&1 || true
-	g checkout -q -f unfair/tests
-	cp "$log/config" "$OBJ/.config"
-}
-trap restore EXIT
+mkdir -p "$log" "$sobj" "$rtobj"
 
 # --- 1. git am onto the base ------------------------------------------
-g checkout -q --detach base
+worktree_at "$src" base
 for p in "${patches[@]}"; do
 	g am -q --committer-date-is-author-date "$p" >"$log/am.log" 2>&1 ||
 		die "git am of ${p#"$top"/} onto base fails (log $log/am.log)"
 done
 g diff --quiet HEAD unfair/tests ||
 	die "the folders applied onto base differ from unfair/tests: run 'make export'"
+tip=$(g rev-parse HEAD)
 mapfile -t commits < <(g rev-list --reverse base..HEAD)
 echo "git am: ${#patches[@]} patches apply onto base and give unfair/tests"
 
 # --- 2. checkpatch --------------------------------------------------------
 bad=0
 for p in "${patches[@]}"; do
-	out=$(cd "$TREE" && perl scripts/checkpatch.pl --strict --show-types "$p" 2>&1 || true)
+	out=$(cd "$src" && perl scripts/checkpatch.pl --strict --show-types "$p" 2>&1 || true)
 	total=$(printf '%s\n' "$out" | grep -E '^total:' || true)
 	case $total in
 	"total: 0 errors, 0 warnings, 0 checks,"*) ;;
@@ -90,40 +90,49 @@ done
 echo "checkpatch --strict: 0 errors, 0 warnings, 0 checks on all ${#patches[@]} patches"
 
 # --- 3./4. build after every patch, sparse at base and tip ----------------
-# the objects the series changes that the kernel build makes
-mapfile -t touched < <(g diff --name-only base HEAD -- '*.c' | grep -v '^tools/' |
-	sed 's/\.c$/.o/' | while read -r o; do [ -e "$OBJ/$o" ] && echo "$o"; done)
-sparse_run() { # out
-	$KMAKE C=2 "${touched[@]}" 2>&1 >/dev/null |
-		grep -E ': (warning|error):' |
-		sed -E 's/:[0-9]+:[0-9]+:/:/' | sort >"$1" || true
+# The configs are made at the tip, where every option exists; at earlier
+# commits olddefconfig drops what is not there yet.
+config_at_tip() { # OBJDIR FRAGMENT...
+	local o=$1
+	shift
+	OBJ=$o KMAKE="make -C $src O=$o ARCH=x86_64" FRAGMENTS="$*" KSFT_TARGETS= \
+		TREE=$src "$here/config.sh" >"$log/config-$(basename "$o").log" 2>&1 || {
+		cat "$log/config-$(basename "$o").log" >&2
+		die "cannot configure $o"
+	}
+	cp "$o/.config" "$log/config-$(basename "$o")"
 }
+config_at_tip "$sobj" "$here/bisect.config"
+config_at_tip "$rtobj" "$here/bisect.config" "$here/rt.config"
+
 build_here() { # label
-	cp "$log/config" "$OBJ/.config"
-	$KMAKE olddefconfig >/dev/null 2>&1
-	if ! $KMAKE -j"$(nproc)" >"$log/build.log" 2>&1; then
+	cp "$log/config-$(basename "$sobj")" "$sobj/.config"
+	km olddefconfig >/dev/null 2>&1
+	if ! km -j"$(nproc)" >"$log/build.log" 2>&1; then
 		tail -n 20 "$log/build.log" | sed 's/^/    /'
 		die "the build fails after $1 (log $log/build.log)"
 	fi
 }
+# the objects of the kernel build that the series changes: the small
+# config must build each of them, or sparse would not see it
+mapfile -t touched < <(g diff --name-only base "$tip" -- '*.c' | grep -v '^tools/' | sed 's/\.c$/.o/')
+sparse_run() { # out OBJECT...
+	local out=$1
+	shift
+	km C=2 "$@" 2>&1 >/dev/null | grep -E ': (warning|error):' |
+		sed -E 's/:[0-9]+:[0-9]+:/:/' | sort >"$out" || true
+}
 
-# The base first: a full build, kept as the base kernel that make test
-# and make bench boot (see base-kernel.sh), so that the build after
-# patch 1 is incremental.
 g checkout -q --detach base
 t0=$(date +%s)
 build_here "checking out the base"
-base_image_store "$OBJ" "$log/config"
-printf '  build of the base:    ok (%3d s)  kept as %s\n' "$(($(date +%s) - t0))" "$base_image"
-# only the touched objects exist at the base, for sparse
+printf '  build of the base:    ok (%3d s)\n' "$(($(date +%s) - t0))"
+# only the touched objects that exist at the base, for sparse
 base_objs=()
 for o in "${touched[@]}"; do
-	[ -e "$TREE/${o%.o}.c" ] && base_objs+=("$o")
+	[ -e "$src/${o%.o}.c" ] && base_objs+=("$o")
 done
-touched_all=("${touched[@]}")
-touched=("${base_objs[@]}")
-sparse_run "$log/sparse-base.txt"
-touched=("${touched_all[@]}")
+sparse_run "$log/sparse-base.txt" "${base_objs[@]}"
 
 i=0
 for c in "${commits[@]}"; do
@@ -135,9 +144,19 @@ for c in "${commits[@]}"; do
 	printf '  build after patch %2d: ok (%3d s)  %s\n' "$i" \
 		"$(($(date +%s) - t0))" "$(g log -1 --format=%s "$c")"
 done
-echo "bisectable: the kernel builds after each of the ${#commits[@]} patches"
+echo "bisectable: the kernel builds after each of the ${#commits[@]} patches ($(basename "$here")/bisect.config)"
 
-sparse_run "$log/sparse-tip.txt"
+built=()
+for o in "${touched[@]}"; do
+	if [ -e "$sobj/$o" ]; then
+		built+=("$o")
+	elif ! g grep -q "#include \".*/$(basename "${o%.o}.c")\"" "$tip" -- '*.c'; then
+		# (a .c file #included by another one has no object of its own)
+		die "$(basename "$here")/bisect.config does not build $o, which the series changes: add its option"
+	fi
+done
+touched=("${built[@]}")
+sparse_run "$log/sparse-tip.txt" "${touched[@]}"
 new=$(comm -13 "$log/sparse-base.txt" "$log/sparse-tip.txt")
 if [ -n "$new" ]; then
 	printf '%s\n' "$new" | sed 's/^/    /'
@@ -145,9 +164,16 @@ if [ -n "$new" ]; then
 fi
 echo "sparse: no new warnings in ${touched[*]}"
 
+t0=$(date +%s)
+if ! kmake_at "$src" "$rtobj" -j"$(nproc)" >"$log/build-rt.log" 2>&1; then
+	tail -n 20 "$log/build-rt.log" | sed 's/^/    /'
+	die "the tip does not build with PREEMPT_RT (log $log/build-rt.log)"
+fi
+printf '  build of the tip with PREEMPT_RT: ok (%d s)\n' "$(($(date +%s) - t0))"
+
 # --- 5. documentation -------------------------------------------------
 doc=Documentation/admin-guide/sysctl/vm.rst
-g show "unfair/tests:$doc" >"$log/vm.rst"
+g show "$tip:$doc" >"$log/vm.rst"
 python3 - "$log/vm.rst" <<'PY' || die "$doc is not valid reST (docutils, above)"
 import io, sys
 import docutils.core
@@ -161,7 +187,7 @@ if err.getvalue():
 if "\n- rwsem_unfair_maps\n" not in text or "\nrwsem_unfair_maps\n=====" not in text:
     sys.exit("no rwsem_unfair_maps entry in the list and its own section")
 PY
-kd=$( (cd "$TREE" && perl scripts/kernel-doc -none -Wall include/linux/rwsem.h) 2>&1 || true)
+kd=$( (cd "$src" && perl scripts/kernel-doc -none -Wall include/linux/rwsem.h) 2>&1 || true)
 [ -z "$kd" ] || { printf '%s\n' "$kd" | sed 's/^/    /'; die "kernel-doc warnings in include/linux/rwsem.h"; }
 echo "docs: $doc is valid reST with the rwsem_unfair_maps entry; kernel-doc of rwsem.h is clean"
 
@@ -169,9 +195,9 @@ echo "docs: $doc is valid reST with the rwsem_unfair_maps entry; kernel-doc of r
 snippet=$top/MAINTAINERS-snippet
 [ -f "$snippet" ] || die "no MAINTAINERS-snippet"
 title=$(head -n 1 "$snippet")
-g show unfair/tests:MAINTAINERS >"$log/MAINTAINERS"
+g show "$tip:MAINTAINERS" >"$log/MAINTAINERS"
 entry=$(awk -v t="$title" '$0 == t { on = 1 } on && /^$/ { exit } on { print }' "$log/MAINTAINERS")
-g ls-tree -r --name-only unfair/tests >"$log/files"
+g ls-tree -r --name-only "$tip" >"$log/files"
 [ "$entry" = "$(cat "$snippet")" ] ||
 	die "MAINTAINERS-snippet differs from the '$title' entry in the tree's MAINTAINERS"
 while read -r tag pat; do

@@ -2,12 +2,14 @@
 # Generate $OBJ/.config: tinyconfig + qemu-boot/kernel.config + the config
 # fragment of each kselftest collection the guest runs (as test systems
 # do), merged with the kernel's merge_config.sh; then verify every
-# requested option.
+# requested option (where fragments disagree, the later one wins, as in
+# merge_config.sh).  FRAGMENTS="a b" replaces kernel.config (check-series
+# uses it for its own small kernels).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-: "${TREE:?}" "${OBJ:?}" "${KMAKE:?}" "${KSFT_TARGETS:?}"
-fragments=("${FRAGMENT:-$here/kernel.config}")
+: "${TREE:?}" "${OBJ:?}" "${KMAKE:?}" "${KSFT_TARGETS?}"
+read -r -a fragments <<<"${FRAGMENTS:-$here/kernel.config}"
 for t in $KSFT_TARGETS; do
 	f=$TREE/tools/testing/selftests/$t/config
 	[ -f "$f" ] && fragments+=("$f")
@@ -19,17 +21,26 @@ $KMAKE -s tinyconfig >/dev/null
 	die "merge_config.sh failed, log at $OBJ/merge_config.log"
 $KMAKE -s olddefconfig >/dev/null
 
-missing=()
+declare -A want=()
+order=()
 while IFS= read -r line; do
 	case $line in
-	CONFIG_*=*) want=$line ;;
-	"# CONFIG_"*" is not set") want=$line ;;
+	CONFIG_*=*) sym=${line%%=*} ;;
+	"# CONFIG_"*" is not set") sym=${line#\# } sym=${sym%% *} ;;
 	*) continue ;;
 	esac
-	grep -qxF -- "$want" "$OBJ/.config" || missing+=("$want")
+	[ -n "${want[$sym]:-}" ] || order+=("$sym")
+	want[$sym]=$line
 done < <(cat "${fragments[@]}")
+missing=()
+for sym in "${order[@]}"; do
+	case ${want[$sym]} in
+	"# "*) ! grep -q "^$sym=" "$OBJ/.config" ;; # unset, or not even visible
+	*) grep -qxF -- "${want[$sym]}" "$OBJ/.config" ;;
+	esac || missing+=("${want[$sym]}")
+done
 if [ ${#missing[@]} -gt 0 ]; then
 	printf '  missing in %s/.config: %s\n' "$OBJ" "${missing[@]}" >&2
 	die "${#missing[@]} option(s) of ${fragments[*]} not set: their dependencies are not met (see scripts/config, make menuconfig)"
 fi
-echo "config $OBJ/.config: all $(cat "${fragments[@]}" | grep -c '^CONFIG_\|^# CONFIG_.* is not set') options of ${fragments[*]#"$TREE"/} set"
+echo "config $OBJ/.config: all ${#order[@]} options of ${fragments[*]#"$TREE"/} set"

@@ -16,22 +16,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 [ -f "$OBJ/arch/x86/boot/bzImage" ] && [ -f "$OBJ/initramfs.img" ] ||
 	die "no kernel or initramfs in $OBJ: run 'make initramfs'"
+scratch=$CACHE/obj-mutant
+# mutant_saved and undo_mutation (lib.sh): the sources a mutation changes are
+# saved, and put back even after a killed run.
+save=$mutant_saved
+undo_mutation
+trap undo_mutation EXIT
 [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
 	die "$TREE has uncommitted changes; commit or stash them first"
-
-scratch=$CACHE/obj-mutant
-save=$(mktemp -d)
-files=()
-# Put the mutated sources back byte for byte and with their old mtimes,
-# so that the real object directory does not see them as changed.
-restore() {
-	local f
-	for f in "${files[@]}"; do
-		cp -p "$save/$(echo "$f" | tr / _)" "$TREE/$f"
-	done
-	files=()
-}
-trap 'restore; rm -rf "$save"' EXIT
 
 survived=0
 for m in "$here"/mutations/*.patch; do
@@ -39,10 +31,12 @@ for m in "$here"/mutations/*.patch; do
 	if [ -n "${MUTATIONS:-}" ] && [[ " $MUTATIONS " != *" $name "* ]]; then
 		continue
 	fi
-	mapfile -t files < <(git -C "$TREE" apply --numstat "$m" | cut -f3)
-	for f in "${files[@]}"; do
+	mkdir -p "$save"
+	git -C "$TREE" apply --numstat "$m" | cut -f3 >"$save/list.new"
+	while IFS= read -r f; do
 		cp -p "$TREE/$f" "$save/$(echo "$f" | tr / _)"
-	done
+	done <"$save/list.new"
+	mv "$save/list.new" "$save/list"
 	git -C "$TREE" apply "$m" ||
 		die "mutation $name does not apply to $TREE: update qemu-boot/mutations/$name.patch"
 	rm -rf "$scratch"
@@ -53,7 +47,7 @@ for m in "$here"/mutations/*.patch; do
 		tail -n 20 "$log" | sed 's/^/    /'
 		die "mutation $name does not build (log $log)"
 	fi
-	restore
+	undo_mutation
 
 	out=$RUNS/mutant-$name.txt
 	suites=$(sed -n 's/^Suites: *//p' "$m" | head -n 1)

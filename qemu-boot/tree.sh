@@ -80,6 +80,10 @@ load_cover() {
 	git -C "$TREE" config "branch.unfair/series.description" "$desc"
 }
 
+if [ -f "$mutant_saved/list" ]; then
+	echo "undoing the mutation a killed 'make mutations' left in $TREE"
+	undo_mutation
+fi
 if [ ! -d "$TREE/.git" ] || [ "$(base_version_of_tree)" != "$BASE_PKG $BASE_VERSION" ]; then
 	import_base
 fi
