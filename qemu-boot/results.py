@@ -126,11 +126,11 @@ def locktorture_rows(lines, min_intervals=5):
 
 
 def print_demo(lines):
-    """The figures of proc-maps-contention: one column per case."""
+    """The figures of proc-maps-contention: one row per case."""
     text = "\n".join(lines)
     size = re.search(r"populate (\d+) MiB", text)
     cases, figs = [], {}
-    for case, rest in re.findall(r"^# # ([^:\n]+(?:: [^:\n]+?)?): (\w+_ms=.*)$",
+    for case, rest in re.findall(r"^# # (.+): ((?:hold|uncontended)_ms=.*)$",
                                  text, re.M):
         if case not in figs:
             cases.append(case)
@@ -138,21 +138,46 @@ def print_demo(lines):
         figs[case].update(dict(re.findall(r"(\w+)=([-\d.]+)", rest)))
     if not cases:
         return
-    print("Demo: a /proc/<pid>/maps read behind a queued mmap_lock writer")
-    print("(MADV_POPULATE_WRITE of %s MiB holds mmap_lock for read)" %
+    print("Demo: /proc/<pid> reads behind a queued mmap_lock writer")
+    print("(MADV_POPULATE_WRITE of %s MiB holds mmap_lock for read; ms)" %
           (size.group(1) if size else "?"))
-    rows = [("read hold", "hold_ms"), ("hold left at the read", "remaining_ms"),
-            ("writer (mprotect) wait", "writer_ms"),
-            ("monitor read of maps", "monitor_ms"),
-            ("same read, uncontended", "uncontended_ms")]
-    for i, c in enumerate(cases):
-        print("  [%d] %s" % (i + 1, c))
-    print("  %-24s" % "ms" + "".join("%10s" % ("[%d]" % (i + 1))
-                                      for i in range(len(cases))))
-    for label, key in rows:
-        print("  %-24s" % label +
-              "".join("%10s" % figs[c].get(key, "-") for c in cases))
+    cols = [("hold left", "remaining_ms"), ("read", "monitor_ms"),
+            ("maps uncont.", "uncontended_ms"), ("writer", "writer_ms")]
+    width = max(len(c) for c in cases)
+    print("  %-*s" % (width, "case") + "".join("%14s" % c for c, _ in cols))
+    for c in cases:
+        print("  %-*s" % (width, c) +
+              "".join("%14s" % figs[c].get(k, "-") for _, k in cols))
     print()
+
+
+def print_readers(lines):
+    """maps-bench scenario rows of the demo: each reader at each level.
+    Returns a problem, or None."""
+    figs = {}
+    for line in lines:
+        f = line.strip().split(",")
+        if len(f) == 8 and f[1].startswith("scenario"):
+            figs[(f[1], f[0])] = f[2:]
+    if not figs:
+        return "section demo-readers: no maps-bench rows"
+    cfgs = [c for c in ("base", "fair", "unfair") if any(k[1] == c for k in figs)]
+    names = {"base": "base kernel", "fair": "level 0", "unfair": "level 1"}
+    print("Demo: what a monitoring user sees behind the same hold (ms; "
+          "* = the writer was not seen queued)")
+    print("  %-22s" % "reader" + "".join("%14s" % names[c] for c in cfgs) +
+          "%14s" % "uncontended")
+    for kind, label in (("scenario", "maps read"), ("scenario_cmdline", "cmdline read"),
+                        ("scenario_ps", "ps -eo pid,args")):
+        row = [figs.get((kind, c)) for c in cfgs]
+        if not any(row):
+            continue
+        cells = ["%14s" % ("-" if not r else "%.1f%s" % (float(r[3]), "" if r[5] == "1" else "*"))
+                 for r in row]
+        unc = next(r[4] for r in row if r)
+        print("  %-22s" % label + "".join(cells) + "%14.1f" % float(unc))
+    print()
+    return None
 
 
 def main():
@@ -200,6 +225,11 @@ def main():
     for name, lines in sections.items():
         text = "\n".join(lines) + "\n"
         if name == "env":
+            continue
+        if name == "demo-readers":
+            problem = print_readers(lines)
+            if problem:
+                problems.append(problem)
             continue
         if name == "locktorture":
             got = locktorture_rows(lines)

@@ -4,11 +4,13 @@
  * the base kernel and on the patched kernel at vm.rwsem_unfair_maps 0
  * and 1.  Every figure is printed as one CSV row:
  *
- *   scenario,TRIAL,hold_ms,remaining_ms,monitor_ms,uncontended_ms,queued
+ *   KIND,TRIAL,hold_ms,remaining_ms,monitor_ms,uncontended_ms,queued
  *	DESIGN.md section 1: a MADV_POPULATE_WRITE read hold, a writer
  *	queued behind it (checked: it sleeps in mmap()), a monitor process
- *	with CAP_SYS_NICE reading /proc/<pid>/maps.  Trials run until N
- *	of them had the writer queued (at most 2N); all are printed.
+ *	with CAP_SYS_NICE that reads /proc/<pid>/maps (KIND scenario),
+ *	/proc/<pid>/cmdline (scenario_cmdline) or runs "ps -eo pid,args"
+ *	(scenario_ps), one of them per hold.  Trials run until N of them
+ *	had the writer queued (at most 2N); all are printed.
  *   scan,RUN,ops,mean_us,max_us
  *	Paul McKenney's mmap/munmap latency test: two processes scan
  *	/proc/<pid>/maps while this one unmaps and remaps random 4 KiB
@@ -27,6 +29,7 @@
  *	its 256 pages and munmap it, for 2 s.
  *
  * Usage: maps-bench scenario|scan|writer|fault [-n N] [-s SECONDS]
+ *	  [-r maps,cmdline,ps]	(the scenario's readers, default all)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -206,14 +209,54 @@ static bool writer_queued(pid_t tid)
 	return false;
 }
 
-/* The monitor: one timed read of the target's maps per command byte. */
+/* Read /proc/<pid>/cmdline whole. */
+static ssize_t read_cmdline(pid_t pid)
+{
+	char path[64];
+	ssize_t ret;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	ret = scan_fd(fd);
+	close(fd);
+	return ret;
+}
+
+/* Run "ps -eo pid,args", output to /dev/null; 0 if it succeeded. */
+static int run_ps(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd < 0 || dup2(fd, 1) < 0)
+			_exit(127);
+		execlp("ps", "ps", "-eo", "pid,args", (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+}
+
+/*
+ * The monitor: one timed read per command byte: 'r' the target's maps,
+ * 'c' its cmdline, 'p' a whole ps run.
+ */
 static pid_t start_monitor(int *cmd, int *res)
 {
 	int c[2], r[2];
 	pid_t target = getpid(), pid;
 	int64_t t[2];
 	char x;
-	int fd;
+	int fd, ok;
 
 	if (pipe(c) || pipe(r))
 		die("pipe");
@@ -224,9 +267,11 @@ static pid_t start_monitor(int *cmd, int *res)
 		fd = open_maps(target);
 		while (read(c[0], &x, 1) == 1) {
 			t[0] = now_ns();
-			if (scan_fd(fd) < 0)
-				_exit(2);
+			ok = x == 'r' ? scan_fd(fd) >= 0 :
+			     x == 'c' ? read_cmdline(target) > 0 : !run_ps();
 			t[1] = now_ns();
+			if (!ok)
+				_exit(2);
 			if (write(r[1], t, sizeof(t)) != sizeof(t))
 				_exit(2);
 		}
@@ -239,10 +284,10 @@ static pid_t start_monitor(int *cmd, int *res)
 	return pid;
 }
 
-static void monitor_read(int cmd, int res, int64_t *t)
+static void monitor_read(int cmd, int res, char how, int64_t *t)
 {
-	if (write(cmd, "r", 1) != 1 || read(res, t, 2 * sizeof(*t)) != 2 * sizeof(*t))
-		die("monitor");
+	if (write(cmd, &how, 1) != 1 || read(res, t, 2 * sizeof(*t)) != 2 * sizeof(*t))
+		die("monitor (for ps: is procps installed?)");
 }
 
 static size_t populate_size(int target_ms)
@@ -264,14 +309,43 @@ static size_t populate_size(int target_ms)
 	return sz < 32 * MIB ? 32 * MIB : sz > 768 * MIB ? 768 * MIB : sz;
 }
 
-static void scenario(int trials)
+static const struct {
+	const char *name, *kind;
+	char how;
+} readers[] = {
+	{ "maps", "scenario", 'r' },
+	{ "cmdline", "scenario_cmdline", 'c' },
+	{ "ps", "scenario_ps", 'p' },
+};
+
+static void scenario_one(int cmd, int res, size_t size, int trials, int k);
+
+static void scenario(int trials, const char *which)
 {
-	int cmd, res, i, j, g, ok = 0;
 	size_t size = populate_size(1000);
-	int64_t t[2], unc[5];
+	int cmd, res, k;
+	char list[64];
 	pid_t mon;
 
+	snprintf(list, sizeof(list), ",%s,", which);
 	mon = start_monitor(&cmd, &res);
+	for (k = 0; k < sizeof(readers) / sizeof(readers[0]); k++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), ",%s,", readers[k].name);
+		if (strstr(list, name))
+			scenario_one(cmd, res, size, trials, k);
+	}
+	close(cmd);
+	close(res);
+	stop(mon);
+}
+
+static void scenario_one(int cmd, int res, size_t size, int trials, int k)
+{
+	int i, j, g, ok = 0;
+	int64_t t[2], unc[5];
+
 	/* a trial counts if the writer was seen queued; give up at 2x */
 	for (i = 0; ok < trials && i < 2 * trials; i++) {
 		struct thr h = { .size = size }, w = {};
@@ -279,7 +353,7 @@ static void scenario(int trials)
 		bool queued;
 
 		for (j = 0; j < 5; j++) {
-			monitor_read(cmd, res, t);
+			monitor_read(cmd, res, readers[k].how, t);
 			unc[j] = t[1] - t[0];
 		}
 		qsort(unc, 5, sizeof(unc[0]), cmp_i64);
@@ -300,10 +374,10 @@ static void scenario(int trials)
 			die("gate");
 		queued = writer_queued(w.tid) && !__atomic_load_n(&h.t_end, __ATOMIC_ACQUIRE);
 		ok += queued;
-		monitor_read(cmd, res, t);
+		monitor_read(cmd, res, readers[k].how, t);
 		pthread_join(th, NULL);
 		pthread_join(tw, NULL);
-		printf("scenario,%d,%.3f,%.3f,%.3f,%.3f,%d\n", i,
+		printf("%s,%d,%.3f,%.3f,%.3f,%.3f,%d\n", readers[k].kind, i,
 		       (h.t_end - h.t_start) / 1e6, (h.t_end - t[0]) / 1e6,
 		       (t[1] - t[0]) / 1e6, unc[2] / 1e6, queued);
 		fflush(stdout);
@@ -314,9 +388,6 @@ static void scenario(int trials)
 		close(w.gate[0]);
 		close(w.gate[1]);
 	}
-	close(cmd);
-	close(res);
-	stop(mon);
 }
 
 /* --- scan: mmap/munmap latency under two maps scanners ------------------ */
@@ -527,11 +598,14 @@ static void fault(int runs, int secs)
 
 int main(int argc, char **argv)
 {
+	const char *what, *which = "maps,cmdline,ps";
 	int opt, n = 0, secs = 0;
-	const char *what;
 
-	while ((opt = getopt(argc, argv, "n:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:r:")) != -1) {
 		switch (opt) {
+		case 'r':
+			which = optarg;
+			break;
 		case 'n':
 			n = atoi(optarg);
 			break;
@@ -552,7 +626,7 @@ int main(int argc, char **argv)
 	if (lat == MAP_FAILED)
 		die("mmap");
 	if (!strcmp(what, "scenario"))
-		scenario(n ? n : 20);
+		scenario(n ? n : 20, which);
 	else if (!strcmp(what, "scan"))
 		scan(n ? n : 3, secs ? secs : 10);
 	else if (!strcmp(what, "writer"))

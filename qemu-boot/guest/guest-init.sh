@@ -96,6 +96,15 @@ bench_at() {
 	"$here/maps-bench" "$@" | sed "s/^/$cfg,/"
 }
 
+# demo_readers: one trial of each maps-bench reader at each level.
+demo_readers() {
+	local c cfgs=(base)
+	[ -e /proc/sys/vm/rwsem_unfair_maps ] && cfgs=(fair unfair)
+	for c in "${cfgs[@]}"; do bench_at "$c" scenario -n 1; done
+	[ -e /proc/sys/vm/rwsem_unfair_maps ] && sysctl -q -w vm.rwsem_unfair_maps=0
+	return 0
+}
+
 # lockevents: the rwsem lock event counters, one "lockevent,NAME,N" row
 # each (CONFIG_LOCK_EVENT_COUNTS), to tell a slower lock from a noisier host.
 lockevents() {
@@ -186,6 +195,9 @@ ksft_collection() {
 case $mode in
 demo)
 	run_section demo ksft proc:proc-maps-contention
+	# what a user sees: maps, cmdline and a whole "ps -eo pid,args"
+	# behind the same hold, at 0 and 1 (base kernel: as it is)
+	run_section demo-readers demo_readers
 	;;
 test)
 	# rwsem.suites= (default kunit,locktorture,proc0,proc2): procN is the
