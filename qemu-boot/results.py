@@ -157,7 +157,7 @@ def print_readers(lines):
     figs = {}
     for line in lines:
         f = line.strip().split(",")
-        if len(f) == 8 and f[1].startswith("scenario"):
+        if len(f) == 9 and f[1].startswith("scenario"):
             figs[(f[1], f[0])] = f[2:]
     if not figs:
         return "section demo-readers: no maps-bench rows"

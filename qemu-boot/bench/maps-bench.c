@@ -4,13 +4,16 @@
  * the base kernel and on the patched kernel at vm.rwsem_unfair_maps 0
  * and 1.  Every figure is printed as one CSV row:
  *
- *   KIND,TRIAL,hold_ms,remaining_ms,monitor_ms,uncontended_ms,queued
+ *   KIND,TRIAL,hold_ms,remaining_ms,monitor_ms,uncontended_ms,queued,in_hold_ms
  *	DESIGN.md section 1: a MADV_POPULATE_WRITE read hold, a writer
  *	queued behind it (checked: it sleeps in mmap()), a monitor process
  *	with CAP_SYS_NICE that reads /proc/<pid>/maps (KIND scenario),
  *	/proc/<pid>/cmdline (scenario_cmdline) or runs "ps -eo pid,args"
- *	(scenario_ps), one of them per hold.  Trials run until N of them
- *	had the writer queued (at most 2N); all are printed.
+ *	(scenario_ps), one of them per hold.  in_hold_ms is the same
+ *	read during the hold before the writer queues: the cost of the
+ *	load the hold puts on the machine, without a queued writer.
+ *	Trials run until N of them had the writer queued (at most 2N);
+ *	all are printed.
  *   scan,RUN,ops,mean_us,max_us
  *	Paul McKenney's mmap/munmap latency test: two processes scan
  *	/proc/<pid>/maps while this one unmaps and remaps random 4 KiB
@@ -344,7 +347,7 @@ static void scenario(int trials, const char *which)
 static void scenario_one(int cmd, int res, size_t size, int trials, int k)
 {
 	int i, j, g, ok = 0;
-	int64_t t[2], unc[5];
+	int64_t t[2], unc[5], in_hold[2];
 
 	/* a trial counts if the writer was seen queued; give up at 2x */
 	for (i = 0; ok < trials && i < 2 * trials; i++) {
@@ -369,6 +372,7 @@ static void scenario_one(int cmd, int res, size_t size, int trials, int k)
 			usleep(100);
 		g = write(h.gate[1], "g", 1);
 		usleep(20000);
+		monitor_read(cmd, res, readers[k].how, in_hold);
 		g += write(w.gate[1], "g", 1);
 		if (g != 2)
 			die("gate");
@@ -377,9 +381,10 @@ static void scenario_one(int cmd, int res, size_t size, int trials, int k)
 		monitor_read(cmd, res, readers[k].how, t);
 		pthread_join(th, NULL);
 		pthread_join(tw, NULL);
-		printf("%s,%d,%.3f,%.3f,%.3f,%.3f,%d\n", readers[k].kind, i,
+		printf("%s,%d,%.3f,%.3f,%.3f,%.3f,%d,%.3f\n", readers[k].kind, i,
 		       (h.t_end - h.t_start) / 1e6, (h.t_end - t[0]) / 1e6,
-		       (t[1] - t[0]) / 1e6, unc[2] / 1e6, queued);
+		       (t[1] - t[0]) / 1e6, unc[2] / 1e6, queued,
+		       (in_hold[1] - in_hold[0]) / 1e6);
 		fflush(stdout);
 		munmap(w.addr, PAGE);
 		munmap(h.addr, size);
