@@ -48,4 +48,4 @@ fi
 [ $status = 0 ] || die "QEMU exited with status $status, console log at $console"
 [ "$mode" != bench ] || exit 0
 exec python3 "$here/results.py" --kunit "$TREE/tools/testing/kunit/kunit.py" \
-	--mode "$mode" "$console" "$results"
+	"$console" "$results"

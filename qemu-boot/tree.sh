@@ -88,21 +88,40 @@ if [ ! -d "$TREE/.git" ] || [ "$(base_version_of_tree)" != "$BASE_PKG $BASE_VERS
 	import_base
 fi
 
+# The stamp: the hash of the folders, then the branch head they were last
+# in step with (so that work on the branch since then is never replaced).
 want=$(stamp_of)
 stampfile=$TREE/.git/rwsem-unfair-stamp
-if [ "$(cat "$stampfile" 2>/dev/null)" = "$want" ] &&
-   git -C "$TREE" rev-parse -q --verify refs/heads/unfair/tests >/dev/null; then
+head=$(git -C "$TREE" rev-parse -q --verify refs/heads/unfair/tests || true)
+synced=$(sed -n 2p "$stampfile" 2>/dev/null || true)
+write_stamp() {
+	printf '%s\n%s\n' "$want" "$(git -C "$TREE" rev-parse unfair/tests)" >"$stampfile"
+}
+if [ "$(sed -n 1p "$stampfile" 2>/dev/null)" = "$want" ] && [ -n "$head" ]; then
+	# a stamp without the branch head (older harness): add it if it matches
+	if [ -z "$synced" ] && "$here/export.sh" --check >/dev/null 2>&1; then
+		write_stamp
+	fi
 	echo "tree $TREE is up to date with the exported patches"
 	exit 0
 fi
 
 # The branch may already be what the folders hold (the usual case right
 # after 'make export'): then there is nothing to re-apply.
-if git -C "$TREE" rev-parse -q --verify refs/heads/unfair/tests >/dev/null &&
-   "$here/export.sh" --check >/dev/null 2>&1; then
-	echo "$want" >"$stampfile"
+if [ -n "$head" ] && "$here/export.sh" --check >/dev/null 2>&1; then
+	write_stamp
 	echo "tree $TREE already matches the exported patches"
 	exit 0
+fi
+
+# The folders changed, and so did the branch since it was last in step
+# with them: re-applying the folders would replace that work.
+if [ -n "$head" ] && [ -n "$synced" ] && [ "$head" != "$synced" ]; then
+	die "unfair/tests in $TREE has changed since it last matched the patch folders," \
+	    "and the folders have changed too (a pull, or an export committed before" \
+	    "the branch moved on).  To keep the branch: 'make export', then compare" \
+	    "with git diff.  To take the folders: 'git -C $TREE checkout -q -B unfair/tests $synced'" \
+	    "(after tagging the branch if you want it), then 'make tree'"
 fi
 
 if [ -n "$(git -C "$TREE" status --porcelain --untracked-files=no)" ]; then
@@ -118,5 +137,5 @@ apply_folder unfair/series branch-export
 load_cover
 apply_folder unfair/sysctl sysctl-patch
 apply_folder unfair/tests selftests
-echo "$want" >"$stampfile"
+write_stamp
 echo "tree $TREE: $(git -C "$TREE" rev-list --count base..unfair/tests) patches on base, unfair/tests checked out"
