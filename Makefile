@@ -31,7 +31,7 @@ Q := qemu-boot
 PHASE := $(Q)/phase.sh
 
 .PHONY: all help deps tree config build initramfs boot demo test bench shell \
-	model mutations test-base ksft-i386 export check-export check-fastpath check-series mbox image-path clean distclean
+	model mutations judge-test test-base ksft-i386 export check-export check-fastpath check-series mbox image-path clean distclean
 
 all: demo
 
@@ -54,6 +54,8 @@ help:
 	@echo '  test              boot QEMU, run KUnit, locktorture and the whole proc kselftest'
 	@echo '                    collection at vm.rwsem_unfair_maps 0 and 2, parse KTAP, check'
 	@echo '                    the console; then test-base, then the mutation check (below)'
+	@echo '  judge-test        the judge (qemu-boot/results.py) on the golden runs in'
+	@echo '                    qemu-boot/judge-tests/; make test runs it first'
 	@echo '  test-base         boot the unpatched base kernel, run the series'"'"' kselftests:'
 	@echo '                    each case must pass or skip'
 	@echo '  ksft-i386         build the proc kselftests for i386 (gcc -m32)'
@@ -98,10 +100,14 @@ initramfs: build
 boot demo: initramfs
 	@$(PHASE) demo $(Q)/run-qemu.sh demo
 
-test: initramfs check-export check-fastpath check-series model ksft-i386
+test: judge-test initramfs check-export check-fastpath check-series model ksft-i386
 	@$(PHASE) test $(Q)/run-qemu.sh test
 	@$(PHASE) test-base $(Q)/test-base.sh
 	@$(PHASE) mutations $(Q)/mutate.sh
+
+# the judge (results.py) on golden runs, before it judges anything real
+judge-test: tree
+	@$(PHASE) judge-test python3 $(Q)/judge_test.py $(TREE)/tools/testing/kunit/kunit.py
 
 test-base: initramfs
 	@$(PHASE) test-base $(Q)/test-base.sh
