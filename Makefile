@@ -30,7 +30,7 @@ export CCACHE_MAXSIZE ?= 8G
 Q := qemu-boot
 PHASE := $(Q)/phase.sh
 
-.PHONY: all help deps tree config build initramfs boot demo test bench shell \
+.PHONY: all help deps tree config build initramfs boot demo check test bench shell \
 	model mutations judge-test test-base ksft-i386 export check-export check-fastpath check-series mbox image-path clean distclean
 
 all: demo
@@ -98,19 +98,22 @@ initramfs: build
 	@$(PHASE) initramfs $(Q)/initramfs.sh
 
 boot demo: initramfs
-	@$(PHASE) demo $(Q)/run-qemu.sh demo
+	@$(PHASE) demo $(Q)/suite-run.sh demo patched
 
-test: judge-test initramfs check-export check-fastpath check-series model ksft-i386
-	@$(PHASE) test $(Q)/run-qemu.sh test
-	@$(PHASE) test-base $(Q)/test-base.sh
+# series hygiene, no QEMU; the judge's own test first
+check: judge-test check-export check-fastpath check-series model ksft-i386
+
+test: check initramfs
+	@$(PHASE) test $(Q)/suite-run.sh test patched
+	@$(PHASE) test-base $(Q)/suite-run.sh test base
 	@$(PHASE) mutations $(Q)/mutate.sh
 
-# the judge (results.py) on golden runs, before it judges anything real
+# the judge (judge.py) on golden runs, before it judges anything real
 judge-test: tree
-	@$(PHASE) judge-test python3 $(Q)/judge_test.py $(TREE)/tools/testing/kunit/kunit.py
+	@$(PHASE) judge-test python3 $(Q)/judge_test.py $(TREE)
 
 test-base: initramfs
-	@$(PHASE) test-base $(Q)/test-base.sh
+	@$(PHASE) test-base $(Q)/suite-run.sh test base
 
 ksft-i386: build
 	@$(PHASE) ksft-i386 $(Q)/ksft-i386.sh

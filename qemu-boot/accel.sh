@@ -29,7 +29,7 @@ else
 		-no-user-config -machine pc -accel kvm -smp 2 -m 512M \
 		-display none -no-reboot -monitor none -serial "file:$log" \
 		-kernel "$OBJ/arch/x86/boot/bzImage" -initrd "$OBJ/initramfs.img" \
-		-append "console=ttyS0 panic=-1 rwsem.mode=probe" \
+		-append "console=ttyS0 panic=-1 harness.mode=probe" \
 		>/dev/null 2>&1 || true
 	if grep -q RWSEM-UNFAIR-PROBE-OK "$log" 2>/dev/null; then
 		verdict=kvm

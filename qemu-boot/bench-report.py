@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
-"""make bench: turn the maps-bench rows of the bench boots into one table.
+# SPDX-License-Identifier: GPL-2.0
+"""make bench: the report of the bench boots.
 
-Reads RUN_DIR/results.txt (rows "CONFIG,KIND,...") and RUN_DIR/console.log
-of each bench boot, fails on a splat or an unfinished run like results.py,
-and writes to --out:
-  bench.csv       every row, with the configuration first
-  summary.txt     the table printed here (medians, maxima, ratios)
-  latency.png     distributions of the monitor read latency (scenario)
-                  and of the mmap/munmap latency under two scanners, fair
-                  against unfair, plus the gnuplot script and its data.
-CONFIG is base (unpatched kernel), fair (patched, vm.rwsem_unfair_maps=0)
-or unfair (patched, 1).  Every figure comes from QEMU TCG: compare ratios,
-not absolute values, with other machines.
+Every run is judged by judge.py first (a splat, an unfinished runner or a
+failed bench program fails the report); its bench records ("# bench NAME
+key=value ..." lines of the kselftests' bench modes, tagged with the
+manifest suite and the configuration) are all this formats, by name.
+Configurations: base (the unpatched kernel), fair (patched,
+vm.rwsem_unfair_maps=0), unfair (patched, 1).  Writes to --out:
+  bench.csv     every record (suite, config, run, name, key=value...)
+  summary.txt   the report printed here
+  latency.png   CDFs of the monitor read latency and of the mmap/munmap
+                latency under two scanners (gnuplot; with its script)
+Every figure comes from QEMU TCG: compare ratios, not absolute values,
+with other machines.  A suite this report has no section for is shown as
+a table of the medians of its records' fields.
 """
 import argparse
 import os
@@ -21,123 +24,97 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results import SPLAT_RE, read_log  # noqa: E402
+from judge import judge_run  # noqa: E402
 
 CFGS = ("base", "fair", "unfair")
+KNOWN = {"scenario", "scan", "writer", "fault", "scan-icount", "writer-icount"}
 
 
 def med(xs):
     return st.median(xs) if xs else float("nan")
 
 
-def read_run(d, problems):
-    console = read_log(os.path.join(d, "console.log"))
-    results = read_log(os.path.join(d, "results.txt"))
-    splats = [l for l in console.splitlines() if SPLAT_RE.search(l)]
-    if splats:
-        problems.append("%s: splat on the guest console: %s" % (d, splats[0].strip()))
-    if "@@ verdict done" not in results or "bench done" not in results:
-        problems.append("%s: the bench run did not finish (console %s/console.log)" % (d, d))
-    env, rows = {}, []
-    for line in results.splitlines():
-        parts = line.split(",")
-        if len(parts) >= 3 and parts[0] in CFGS:
-            rows.append(parts)
-        elif line.startswith(("kernel ", "clocksource ", "configs ")):
-            k, v = line.split(" ", 1)
-            env[k] = v
-    if "jiffies" in env.get("clocksource", ""):
-        problems.append("%s: guest clocksource is jiffies: figures meaningless" % d)
-    return env, rows
+def load(dirs, tree, problems, boots):
+    """Judge each run; its records, each tagged with the run's index."""
+    recs = []
+    for d in dirs:
+        run = judge_run(d, tree)
+        problems += ["%s: %s" % (d, p) for p in run.problems]
+        problems += ["%s: %s: %s" % (d, n, s) for n, s in run.rows
+                     if s not in ("PASS", "SKIP")]
+        problems += ["%s: %s: skipped, nothing measured" % (d, n)
+                     for n, s in run.rows if s == "SKIP"]
+        for r in run.records:
+            r["run"] = len(boots)
+        # a bench program that measured nothing (a crash, a missing tool)
+        for name, kind, _ in run.sections:
+            suite, _, level = name.partition("@")
+            if kind == "ktap" and not any(r["suite"] == suite and r["level"] == level and
+                                          r["name"] != "env" for r in run.records):
+                problems.append("%s: %s printed no bench records" % (d, name))
+        recs += [r for r in run.records if r["name"] != "env"]
+        boots.append(dict(dir=d, env=run.env, records=run.records))
+    return recs
 
 
 def main():
     ap = argparse.ArgumentParser()
+    ap.add_argument("--tree", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--fault", action="append", default=[],
-                    help="a fault bench boot (base and patched alternating)")
-    ap.add_argument("--fault-icount", action="append", default=[],
-                    help="the same, booted with -icount")
-    ap.add_argument("--contended-icount", action="append", default=[],
-                    help="a scan+writer boot with -icount (base and patched at 0 alternating)")
-    ap.add_argument("runs", nargs="+")
+    ap.add_argument("--main", nargs="*", default=[], help="one boot per kernel")
+    ap.add_argument("--pairs", nargs="*", default=[], help="wall-clock pairs")
+    ap.add_argument("--icount", nargs="*", default=[], help="-icount pairs")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
-    problems, rows, envs = [], [], []
-    for d in a.runs:
-        env, r = read_run(d, problems)
-        envs.append(env)
-        rows += r
-
-    def fault_boots(dirs, tag):
-        groups = []
-        for d in dirs:
-            _, r = read_run(d, problems)
-            rows.extend([x[0], x[1] + tag] + x[2:] for x in r)
-            ops = [float(x[3]) for x in r if x[1] == "fault"]
-            ev = {}
-            for x in r:
-                if x[2] == "lockevent" and len(x) == 5:
-                    ev[x[3]] = ev.get(x[3], 0) + (int(x[4]) if x[1] == "after" else -int(x[4]))
-            # events per 1000 operations: ops/s * 2 s runs
-            n = sum(ops) * 2 / 1000
-            groups.append(dict(dir=d, cfg=r[0][0] if r else "?", ops=ops,
-                               events={k: v / n for k, v in ev.items()} if n else {}))
-        return groups
-    fault, icount = fault_boots(a.fault, ""), fault_boots(a.fault_icount, "_icount")
+    problems, boots = [], []
+    main_recs = load(a.main, a.tree, problems, boots)
+    pair_recs = load(a.pairs, a.tree, problems, boots)
+    icount_recs = load(a.icount, a.tree, problems, boots)
+    allrecs = main_recs + pair_recs + icount_recs
 
     with open(os.path.join(a.out, "bench.csv"), "w") as f:
-        for r in rows:
-            f.write(",".join(r) + "\n")
+        for r in allrecs:
+            rest = [k for k in r if k not in ("suite", "config", "run", "name", "level")]
+            f.write(",".join([r["suite"], r["config"], str(r["run"]), r["name"]] +
+                             ["%s=%s" % (k, r[k]) for k in rest]) + "\n")
 
-    def sel(cfg, kind):
-        return [[float(x) for x in r[2:]] for r in rows if r[0] == cfg and r[1] == kind]
-
-    # a benchmark that printed nothing (a missing tool, a crash) fails the run
-    for d, env in zip(a.runs, envs):
-        # the guest's line "configs fair unfair benches ,scenario,scan,writer,"
-        words = env.get("configs", "").split()
-        benches = words[-1].strip(",").split(",") if "benches" in words else []
-        for c in words[:words.index("benches")] if "benches" in words else []:
-            for kind in benches:
-                if kind != "fault" and not sel(c, kind):
-                    problems.append("no %s rows for %s in %s: see %s/console.log" %
-                                    (kind, c, d, d))
-    for g in fault + icount:
-        if not g["ops"]:
-            problems.append("no fault rows in %s" % g["dir"])
+    def sel(recs, suite, cfg, name, **kw):
+        return [r for r in recs if r["suite"] == suite and r["config"] == cfg and
+                r["name"] == name and all(r.get(k) == v for k, v in kw.items())]
 
     out = []
     p = out.append
+    env = boots[-1]["env"] if boots else {}
     p("make bench: QEMU TCG, 2 vCPUs, 2 GiB; kernel %s, clocksource %s" %
-      (envs[-1].get("kernel", "?"), envs[-1].get("clocksource", "?")))
+      (env.get("kernel", "?"), env.get("clocksource", "?")))
     p("base = unpatched 6.12, fair = patched at vm.rwsem_unfair_maps=0, "
       "unfair = patched at 1 (readers with CAP_SYS_NICE)")
     p("")
 
     # 1. scenario: maps, cmdline and a whole ps, each behind its own hold
-    p("1. /proc/<pid> readers behind a queued writer (DESIGN.md section 1)")
+    p("1. /proc/<pid> readers behind a queued writer (proc-maps-contention -b)")
     p("   in hold = the same read during the hold, before the writer queues")
     p("   %-16s %-7s %6s %9s %12s %12s %11s %11s %11s %8s" % (
         "reader", "config", "trials", "hold ms", "remaining ms", "uncont. ms",
         "in hold ms", "monitor p50", "monitor max", "mon/rem"))
-    for kind, label in (("scenario", "maps read"), ("scenario_cmdline", "cmdline read"),
-                        ("scenario_ps", "ps -eo pid,args")):
+    for reader, label in (("maps", "maps read"), ("cmdline", "cmdline read"),
+                          ("ps", "ps -eo pid,args")):
         sc = {}
         for c in CFGS:
-            alltrials = sel(c, kind)
+            alltrials = sel(main_recs, "scenario", c, "scenario", reader=reader)
             # only trials where the writer was seen queued while the hold lasted
-            s = [x for x in alltrials if x[5] == 1]
+            s = [x for x in alltrials if x["queued"] == 1]
             if not s:
                 continue
-            mon = [x[3] for x in s]
-            sc[c] = dict(unc=med([x[4] for x in s]), p50=med(mon), mx=max(mon),
-                         frac=med([x[3] / x[2] for x in s if x[2] > 0]), n=len(s),
-                         hold=med([x[6] for x in s]))
+            mon = [x["monitor_ms"] for x in s]
+            sc[c] = dict(unc=med([x["uncontended_ms"] for x in s]), p50=med(mon),
+                         mx=max(mon), n=len(s), hold=med([x["in_hold_ms"] for x in s]),
+                         frac=med([x["monitor_ms"] / x["remaining_ms"] for x in s
+                                   if x["remaining_ms"] > 0]))
             p("   %-16s %-7s %6d %9.1f %12.1f %12.3f %11.3f %11.3f %11.3f %7.0f%%" % (
-                label, c, len(s), med([x[1] for x in s]), med([x[2] for x in s]),
-                sc[c]["unc"], sc[c]["hold"], sc[c]["p50"], sc[c]["mx"],
-                100 * sc[c]["frac"]))
+                label, c, len(s), med([x["hold_ms"] for x in s]),
+                med([x["remaining_ms"] for x in s]), sc[c]["unc"], sc[c]["hold"],
+                sc[c]["p50"], sc[c]["mx"], 100 * sc[c]["frac"]))
             if len(s) < len(alltrials):
                 p("   %s, %s: %d of %d trials left out: the writer was not seen "
                   "queued before the hold ended" % (label, c, len(alltrials) - len(s),
@@ -158,13 +135,13 @@ def main():
     p("   %-7s %4s %12s %12s %12s" % ("config", "runs", "ops/run", "mean us", "max us"))
     sn = {}
     for c in CFGS:
-        s = sel(c, "scan")
+        s = sel(main_recs, "scan", c, "scan")
         if not s:
             continue
-        sn[c] = dict(mean=med([x[2] for x in s]), mx=med([x[3] for x in s]),
-                     mxx=max(x[3] for x in s))
+        sn[c] = dict(mean=med([x["mean_us"] for x in s]), mx=med([x["max_us"] for x in s]),
+                     mxx=max(x["max_us"] for x in s))
         p("   %-7s %4d %12.0f %12.2f %12.1f   (max over runs %.1f)" % (
-            c, len(s), med([x[1] for x in s]), sn[c]["mean"], sn[c]["mx"], sn[c]["mxx"]))
+            c, len(s), med([x["ops"] for x in s]), sn[c]["mean"], sn[c]["mx"], sn[c]["mxx"]))
     if "unfair" in sn and "fair" in sn:
         u, f = sn["unfair"], sn["fair"]
         p("   goal: unfair max <= 1.5x fair max: %.2fx  %s" % (
@@ -180,38 +157,53 @@ def main():
     p("   %-7s %3s %9s %10s %10s %10s" % ("config", "K", "ops", "mean us", "p99 us", "max us"))
     wr = {}
     for c in CFGS:
-        for x in sel(c, "writer"):
-            wr[(c, int(x[0]))] = x
-            p("   %-7s %3d %9.0f %10.2f %10.1f %10.1f" % (c, x[0], x[1], x[2], x[3], x[4]))
-    for k in (1, 4, 16, 40):
+        for x in sel(main_recs, "writer", c, "writer"):
+            wr[(c, int(x["k"]))] = x
+            p("   %-7s %3d %9.0f %10.2f %10.1f %10.1f" % (
+                c, x["k"], x["ops"], x["mean_us"], x["p99_us"], x["max_us"]))
+    for k in sorted({k for _, k in wr}):
         if ("unfair", k) in wr and ("fair", k) in wr:
             u, f = wr[("unfair", k)], wr[("fair", k)]
             p("   K=%-2d unfair/fair: ops %.2fx, max latency %.2fx" % (
-                k, u[1] / f[1], u[4] / f[4]))
+                k, u["ops"] / f["ops"], u["max_us"] / f["max_us"]))
     if ("unfair", 40) in wr and ("fair", 40) in wr:
         u, f = wr[("unfair", 40)], wr[("fair", 40)]
         p("   goal K=40: writer keeps >= 50%% of its ops: %.2fx  %s" % (
-            u[1] / f[1], "met" if u[1] >= 0.5 * f[1] else "NOT MET"))
+            u["ops"] / f["ops"], "met" if u["ops"] >= 0.5 * f["ops"] else "NOT MET"))
         p("   goal K=40: max latency <= 2x fair plus one single-VMA maps line (the"
           " readers yield between VMAs; the 2x is checked): %.2fx  %s" % (
-              u[4] / f[4], "met" if u[4] <= 2 * f[4] else "NOT MET"))
+              u["max_us"] / f["max_us"], "met" if u["max_us"] <= 2 * f["max_us"] else "NOT MET"))
     p("")
 
     # 4. fault: alternating boots, base boot j paired with patched boot j
+    def fault_boots(recs):
+        groups = {}
+        for r in recs:
+            if r["suite"] == "fault" and r["name"] == "fault":
+                groups.setdefault(r["run"], []).append(r)
+        out = []
+        for run, rs in sorted(groups.items()):
+            ops = sum(r["ops"] for r in rs)
+            ev = {k: sum(r[k] for r in rs) * 1000 / ops
+                  for k in ("opt_lock", "sleep_writer", "sleep_reader", "wlock_handoff")
+                  if ops and all(r.get(k, -1) >= 0 for r in rs)}
+            out.append(dict(cfg=rs[0]["config"], ops=[r["ops_per_s"] for r in rs], events=ev))
+        return out
     p("4. fair path, no maps readers: 2 threads mmap 1 MiB + touch 256 pages + munmap, 2 s runs")
     p("   alternating boots base, patched, base, ...; patched at vm.rwsem_unfair_maps=0")
-    for label, groups in (("wall clock (multi-threaded TCG, as 1-3)", fault),
-                          ("instruction count (-icount shift=1,sleep=off)", icount)):
+    for label, groups in (("wall clock (multi-threaded TCG, as 1-3)", fault_boots(pair_recs)),
+                          ("instruction count (-icount shift=1,sleep=off)",
+                           fault_boots(icount_recs))):
         if not groups:
             continue
         p("   %s:" % label)
-        boots = {c: [g for g in groups if g["cfg"] == c] for c in ("base", "fair")}
+        bt = {c: [g for g in groups if g["cfg"] == c] for c in ("base", "fair")}
         for c in ("base", "fair"):
             p("     %-6s ops/s, median per boot: %s" % (
-                c, " ".join("%.1f" % med(g["ops"]) for g in boots[c])))
-        ratios = [y / x for gb, gf in zip(boots["base"], boots["fair"])
+                c, " ".join("%.1f" % med(g["ops"]) for g in bt[c])))
+        ratios = [y / x for gb, gf in zip(bt["base"], bt["fair"])
                   for x, y in zip(gb["ops"], gf["ops"])]
-        aa = [y / x for g0, g1 in zip(boots["base"], boots["base"][1:])
+        aa = [y / x for g0, g1 in zip(bt["base"], bt["base"][1:])
               for x, y in zip(g0["ops"], g1["ops"])]
         if aa:
             p("     noise: base boot j+1 / base boot j, same pairing: median %.3f, runs %.3f-%.3f" %
@@ -228,30 +220,29 @@ def main():
               "  goal +-2%%: %s" % (len(ratios), r, 100 * (r - 1), min(ratios), max(ratios),
                                    verdict))
         for c in ("base", "fair"):
-            ev = [g["events"] for g in boots[c] if g["events"]]
+            ev = [g["events"] for g in bt[c] if g["events"]]
             if ev:
                 p("     %-6s rwsem events per 1000 ops: %s" % (c, "  ".join(
-                    "%s %.0f" % (k, med([e.get("rwsem_" + k, 0) for e in ev]))
+                    "%s %.0f" % (k, med([e[k] for e in ev]))
                     for k in ("opt_lock", "sleep_writer", "sleep_reader", "wlock_handoff"))))
     p("")
 
     # 5. contended loads in instruction-count time: base against patched at 0
-    cboots = []
-    for d in a.contended_icount:
-        _, r = read_run(d, problems)
-        rows.extend([x[0], x[1] + "_icount"] + x[2:] for x in r)
-        cfg = r[0][0] if r else "?"
-        scan = [float(x[3]) for x in r if x[1] == "scan"]
-        wrt = {int(x[2]): float(x[3]) for x in r if x[1] == "writer"}
-        if not scan or not wrt:
-            problems.append("no scan or writer rows in %s" % d)
-        cboots.append(dict(cfg=cfg, scan=scan, writer=wrt))
+    cb = {}
+    for r in icount_recs:
+        if r["suite"] in ("scan-icount", "writer-icount"):
+            g = cb.setdefault(r["run"], dict(cfg=r["config"], scan=[], writer={}))
+            if r["name"] == "scan":
+                g["scan"].append(r["ops"])
+            elif r["name"] == "writer":
+                g["writer"][int(r["k"])] = r["ops"]
+    cboots = [cb[k] for k in sorted(cb)]
     if cboots:
         p("5. the contended loads of 2 and 3 in instruction-count time "
           "(-icount shift=1,sleep=off),")
         p("   alternating boots base, patched at 0, ...: operations of the mmap/munmap writer")
-        boots = {c: [g for g in cboots if g["cfg"] == c] for c in ("base", "fair")}
-        pairs = list(zip(boots["base"], boots["fair"]))
+        bt = {c: [g for g in cboots if g["cfg"] == c] for c in ("base", "fair")}
+        pairs = list(zip(bt["base"], bt["fair"]))
         lines = [("scan (2 scanners)", lambda g: med(g["scan"]))]
         for k in sorted({k for g in cboots for k in g["writer"]}):
             lines.append(("writer-bound K=%d" % k, lambda g, k=k: g["writer"].get(k, float("nan"))))
@@ -260,13 +251,13 @@ def main():
         worst, noisiest = 0.0, 0.0
         for name, f in lines:
             rs = [f(y) / f(x) for x, y in pairs if f(x) > 0]
-            aa = [f(y) / f(x) for x, y in zip(boots["base"], boots["base"][1:]) if f(x) > 0]
+            aa = [f(y) / f(x) for x, y in zip(bt["base"], bt["base"][1:]) if f(x) > 0]
             r = med(rs)
             worst = max(worst, abs(r - 1)) if rs else worst
             noisiest = max(noisiest, abs(med(aa) - 1)) if aa else noisiest
             p("   %-20s %-18s %-18s %.3f (%+5.1f%%)  %s" % (
-                name, " ".join("%.0f" % f(g) for g in boots["base"]),
-                " ".join("%.0f" % f(g) for g in boots["fair"]), r, 100 * (r - 1),
+                name, " ".join("%.0f" % f(g) for g in bt["base"]),
+                " ".join("%.0f" % f(g) for g in bt["fair"]), r, 100 * (r - 1),
                 "%.3f" % med(aa) if aa else "-"))
         # as in 4: when base against base moves more than the tolerance,
         # these boots cannot decide the goal
@@ -278,22 +269,37 @@ def main():
             100 * worst, verdict))
         p("")
 
+    # any other suite: the medians of its records' numeric fields
+    for suite in sorted({r["suite"] for r in allrecs} - KNOWN):
+        p("%s (manifest suite; medians per configuration)" % suite)
+        for name in sorted({r["name"] for r in allrecs if r["suite"] == suite}):
+            for c in sorted({r["config"] for r in allrecs if r["suite"] == suite}):
+                rs = [r for r in allrecs if r["suite"] == suite and r["name"] == name and
+                      r["config"] == c]
+                keys = [k for k in rs[0] if k not in ("suite", "config", "run", "name",
+                        "level") and isinstance(rs[0][k], float)] if rs else []
+                if rs:
+                    p("   %-12s %-7s n=%-3d %s" % (name, c, len(rs), "  ".join(
+                        "%s=%g" % (k, med([r[k] for r in rs if k in r])) for k in keys)))
+        p("")
+
     # plot: CDFs of the monitor latency and the scan latencies
     plot = os.path.join(a.out, "latency.png")
     data = {}
     for c in CFGS:
-        data[("scenario", c)] = sorted(x[3] for x in sel(c, "scenario") if x[5] == 1)
-        data[("scanlat", c)] = sorted(x[1] for x in sel(c, "scanlat"))
+        data[("scenario", c)] = sorted(x["monitor_ms"] for x in
+                                       sel(main_recs, "scenario", c, "scenario", reader="maps")
+                                       if x["queued"] == 1)
+        data[("scanlat", c)] = sorted(x["us"] for x in sel(main_recs, "scan", c, "scanlat"))
     for (kind, c), xs in data.items():
         with open(os.path.join(a.out, "%s-%s.dat" % (kind, c)), "w") as fh:
             for i, x in enumerate(xs):
                 fh.write("%g %g\n" % (x, (i + 1) / len(xs)))
     gp = os.path.join(a.out, "latency.gp")
 
-    def curves(kind, unit):
-        cs = [c for c in CFGS if data[(kind, c)]]
+    def curves(kind):
         return ", ".join('"%s-%s.dat" using 1:2 with steps lw 2 title "%s"' % (kind, c, c)
-                         for c in cs)
+                         for c in CFGS if data[(kind, c)])
     with open(gp, "w") as fh:
         fh.write("""set terminal pngcairo size 1200,500 font ",10"
 set output "latency.png"
@@ -309,7 +315,7 @@ set title "mmap/munmap latency, two maps scanners (every 16th op)"
 set xlabel "latency, us (log)"
 plot %s
 unset multiplot
-""" % (curves("scenario", "ms"), curves("scanlat", "us")))
+""" % (curves("scenario"), curves("scanlat")))
     drawable = all(any(data[(k, c)] for c in CFGS) for k in ("scenario", "scanlat"))
     if shutil.which("gnuplot") and drawable:
         r = subprocess.run(["gnuplot", "latency.gp"], cwd=a.out,

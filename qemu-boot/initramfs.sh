@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Build $OBJ/initramfs.img with dracut: the base module, the installed
-# kselftests, the kernel modules and the guest runner.  Nothing on the host
-# is changed: no host dracut configuration is read, nothing is installed
-# into /usr/lib/dracut, and the image goes to $OBJ.
+# kselftests, the kernel modules, the guest runner and the manifest.
+# Nothing on the host is changed: no host dracut configuration is read,
+# nothing is installed into /usr/lib/dracut, and the image goes to $OBJ.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -17,10 +17,7 @@ rm -rf "$stage"
 mkdir -p "$stage/rwsem-unfair" "$stage/opt" "$stage/lib/dracut/hooks/cmdline"
 cp -a "$ksft" "$stage/opt/kselftests"
 [ -d "$mods/lib/modules" ] && cp -a "$mods/lib/modules" "$stage/lib/"
-cp "$here"/guest/*.sh "$stage/rwsem-unfair/"
-cp "$here/guest/tests.list" "$stage/rwsem-unfair/"
-# the make bench measurements (a host binary: the guest runs the host's libc)
-gcc -O2 -Wall -pthread -o "$stage/rwsem-unfair/maps-bench" "$here/bench/maps-bench.c"
+cp "$here"/guest/*.sh "$here/manifest" "$stage/rwsem-unfair/"
 # dracut sources cmdline hooks early from its init; ours takes over PID 1.
 install -m 0755 "$here/guest/hook.sh" "$stage/lib/dracut/hooks/cmdline/00-rwsem-unfair.sh"
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The judge's own test.  results.py decides whether a QEMU run passed;
+"""The judge's own test.  judge.py decides whether a QEMU run passed;
 each directory in judge-tests/ is a small golden run (console.log,
 results.txt) with an expect file: "exit N", then "has: TEXT" lines that
 the judge's output must contain.  Prints one line per case and exits
 non-zero if any case differs.
 
-Usage: judge_test.py PATH_OF_KUNIT_PY
+Usage: judge_test.py KERNEL_TREE
 """
 import os
 import shutil
@@ -18,19 +18,18 @@ here = os.path.dirname(os.path.abspath(__file__))
 
 
 def main():
-    kunit = sys.argv[1]
+    tree = sys.argv[1]
     cases = os.path.join(here, "judge-tests")
     bad = 0
     for name in sorted(os.listdir(cases)):
         d = os.path.join(cases, name)
         want = open(os.path.join(d, "expect")).read().splitlines()
-        # results.py writes its parsed/ next to the logs: not in the checkout
+        # the judge writes its parsed/ into the run: not in the checkout
         with tempfile.TemporaryDirectory() as tmp:
             for f in ("console.log", "results.txt"):
                 shutil.copy(os.path.join(d, f), tmp)
-            run = subprocess.run([sys.executable, os.path.join(here, "results.py"),
-                                  "--kunit", kunit, os.path.join(tmp, "console.log"),
-                                  os.path.join(tmp, "results.txt")],
+            run = subprocess.run([sys.executable, os.path.join(here, "judge.py"),
+                                  "--tree", tree, tmp],
                                  capture_output=True, text=True)
         out = run.stdout + run.stderr
         wrong = []
@@ -42,9 +41,9 @@ def main():
         print("judge case %-16s %s" % (name, "; ".join(wrong) or "ok"))
         bad += bool(wrong)
     if bad:
-        print("%d judge case(s) differ: results.py changed behaviour "
-              "(outputs with 'python3 %s/results.py --kunit KUNIT_PY "
-              "CASE/console.log CASE/results.txt')" % (bad, here))
+        print("%d judge case(s) differ: judge.py changed behaviour "
+              "(outputs with 'python3 %s/judge.py --tree KERNEL_TREE CASE')"
+              % (bad, here))
     return 1 if bad else 0
 
 

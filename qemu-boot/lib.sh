@@ -93,3 +93,15 @@ undo_mutation() {
 	done <"$mutant_saved/list"
 	rm -rf "$mutant_saved"
 }
+
+# The suites of the manifest (qemu-boot/manifest) that MODE boots on
+# KERNEL (patched or base), as the comma list run-qemu.sh takes.
+manifest_suites() { # MODE KERNEL
+	local s
+	s=$(awk -v m="$1" -v k="$2" '
+		/^[ \t]*(#|$)/ { next }
+		("," $2 ",") ~ ("," m ",") && ("," $3 ",") ~ ("," k ",") { print $1 }
+	' "$(dirname "${BASH_SOURCE[0]}")/manifest" | paste -sd,)
+	[ -n "$s" ] || die "the manifest has no suite for mode $1 on the $2 kernel"
+	echo "$s"
+}

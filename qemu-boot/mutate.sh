@@ -4,8 +4,8 @@
 # (the 2010 rule, or a window the series closes, reopened).  Each is
 # applied to the kernel tree in turn, built in a scratch copy of the
 # object directory (incremental: only what the mutation touches), and
-# booted with the suites its "Suites:" line names (default: the KUnit
-# suite; the guest's rwsem.suites= option).  Prints one line per
+# booted with the manifest suites its "Suites:" line names (a comma
+# list; default: kunit).  Prints one line per
 # mutation, "mutation NAME: killed by TEST[; TEST...]" or
 # "mutation NAME: SURVIVED", and fails if any survived.
 # MUTATIONS="a b" runs only those.
@@ -52,10 +52,11 @@ for m in "$here"/mutations/*.patch; do
 	out=$RUNS/mutant-$name.txt
 	suites=$(sed -n 's/^Suites: *//p' "$m" | head -n 1)
 	status=0
-	RUN_NAME=mutant-$name KERNEL=$scratch/arch/x86/boot/bzImage \
-		TEST_TIMEOUT=${MUTANT_TIMEOUT:-300} \
-		GUEST_CMDLINE="rwsem.suites=${suites:-kunit}" \
-		"$here/run-qemu.sh" test >"$out" 2>&1 || status=$?
+	{
+		KERNEL=$scratch/arch/x86/boot/bzImage TIMEOUT=${MUTANT_TIMEOUT:-300} \
+			"$here/run-qemu.sh" run "mutant-$name" "${suites:-kunit}" &&
+			python3 "$here/judge.py" --tree "$TREE" "$RUNS/mutant-$name"
+	} >"$out" 2>&1 || status=$?
 	if [ $status = 0 ]; then
 		echo "mutation $name: SURVIVED (every test passed; $out)"
 		survived=1

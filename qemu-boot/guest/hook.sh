@@ -1,3 +1,3 @@
 #!/bin/sh
 # dracut cmdline hook: replace dracut's init with the test runner.
-exec /rwsem-unfair/guest-init.sh
+exec /rwsem-unfair/init.sh
