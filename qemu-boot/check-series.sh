@@ -32,7 +32,7 @@ src=$CACHE/series-src
 sobj=$CACHE/obj-series
 rtobj=$CACHE/obj-series-rt
 g() { git -C "$src" "$@"; }
-km() { kmake_at "$src" "$sobj" "$@"; }
+km() { kmake_at "$src" "$sobj" -s "$@"; }
 
 mapfile -t patches < <(for d in branch-export sysctl-patch selftests; do
 	ls "$top/$d"/*.patch 2>/dev/null | grep -v -- '-0000-cover-letter\.patch$' || true
@@ -95,7 +95,7 @@ echo "checkpatch --strict: 0 errors, 0 warnings, 0 checks on all ${#patches[@]} 
 config_at_tip() { # OBJDIR FRAGMENT...
 	local o=$1
 	shift
-	OBJ=$o KMAKE="make -C $src O=$o ARCH=x86_64" FRAGMENTS="$*" KSFT_TARGETS= \
+	OBJ=$o FRAGMENTS="$*" KSFT_TARGETS='' \
 		TREE=$src "$here/config.sh" >"$log/config-$(basename "$o").log" 2>&1 || {
 		cat "$log/config-$(basename "$o").log" >&2
 		die "cannot configure $o"
@@ -165,7 +165,7 @@ fi
 echo "sparse: no new warnings in ${touched[*]}"
 
 t0=$(date +%s)
-if ! kmake_at "$src" "$rtobj" -j"$(nproc)" >"$log/build-rt.log" 2>&1; then
+if ! kmake_at "$src" "$rtobj" -s -j"$(nproc)" >"$log/build-rt.log" 2>&1; then
 	tail -n 20 "$log/build-rt.log" | sed 's/^/    /'
 	die "the tip does not build with PREEMPT_RT (log $log/build-rt.log)"
 fi

@@ -37,14 +37,15 @@ worktree_at() { # DIR REV
 	fi
 }
 
-# make in source tree SRC with objects in OBJDIR, with the flags of the
-# Makefile's KMAKE.
+# make in source tree SRC with objects in OBJDIR and the flags the
+# Makefile defines (KBUILD_FLAGS): the Makefile's KMAKE is
+# "kmake_at $TREE $OBJ".  Callers add -s where they want make quiet.
 kmake_at() { # SRC OBJDIR ARGS...
-	local src=$1 obj=$2
+	local src=$1 obj=$2 flags
 	shift 2
-	make -s -C "$src" O="$obj" ARCH=x86_64 \
-		KBUILD_BUILD_USER=rwsem-unfair KBUILD_BUILD_HOST=qemu \
-		KBUILD_BUILD_TIMESTAMP="${BASE_VERSION//\~/-}" "$@"
+	: "${KBUILD_FLAGS:?is exported by the Makefile: run make, or export it as the Makefile does}"
+	read -r -a flags <<<"$KBUILD_FLAGS"
+	make -C "$src" O="$obj" "${flags[@]}" "$@"
 }
 
 # The pristine base tree as a worktree of tag "base" at $base_src, and
@@ -57,7 +58,7 @@ base_worktree() {
 }
 
 kmake_base() {
-	kmake_at "$base_src" "$base_obj" "$@"
+	kmake_at "$base_src" "$base_obj" -s "$@"
 }
 
 # The base kernel image that make test and make bench boot, built with
