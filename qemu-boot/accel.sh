@@ -21,8 +21,8 @@ if [ ! -w /dev/kvm ]; then
 fi
 key="$(qemu-system-x86_64 --version | head -n 1) / host $(uname -r)"
 cache=$OBJ/kvm-probe
-if [ -f "$cache" ] && [ "$(head -n 1 "$cache")" = "$key" ]; then
-	verdict=$(sed -n 2p "$cache")
+if stamp_ok "$cache" "$key"; then
+	verdict=$(stamp_note "$cache")
 else
 	log=$OBJ/kvm-probe.log
 	timeout -k 5 "${KVM_PROBE_TIMEOUT:-30}" qemu-system-x86_64 -nodefaults \
@@ -37,6 +37,6 @@ else
 		verdict=tcg
 		echo "KVM probe boot did not reach userspace in ${KVM_PROBE_TIMEOUT:-30} s; using TCG (log: $log)" >&2
 	fi
-	printf '%s\n%s\n' "$key" "$verdict" >"$cache"
+	stamp_write "$cache" "$key" "$verdict"
 fi
 [ "$verdict" = kvm ] && echo kvm || echo $tcg

@@ -23,7 +23,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 . "$here/lib.sh"
-: "${TREE:?}" "${CACHE:?}" "${AUTHOR_NAME:?}" "${AUTHOR_EMAIL:?}"
+: "${TREE:?}" "${CACHE:?}" "${AUTHOR_NAME:?}" "${AUTHOR_EMAIL:?}" "${KBUILD_FLAGS:?}"
 export_identity
 command -v sparse >/dev/null ||
 	die "sparse is not installed: run 'make deps' (or apt-get install sparse)"
@@ -34,9 +34,7 @@ rtobj=$CACHE/obj-series-rt
 g() { git -C "$src" "$@"; }
 km() { kmake_at "$src" "$sobj" -s "$@"; }
 
-mapfile -t patches < <(for d in branch-export sysctl-patch selftests; do
-	ls "$top/$d"/*.patch 2>/dev/null | grep -v -- '-0000-cover-letter\.patch$' || true
-done)
+mapfile -t patches < <(series_patches "$top")
 [ ${#patches[@]} -gt 0 ] || die "no patches in the folders"
 
 # A full pass takes minutes (a build per patch).  It is skipped when it
@@ -45,12 +43,13 @@ done)
 # fresh machine (CI) has no stamp.
 stamp=$CACHE/check-series.pass
 key=$( {
-	git -C "$TREE" rev-parse base^{commit}
+	git -C "$TREE" rev-parse 'base^{commit}'
+	echo "$KBUILD_FLAGS"
 	cat "$0" "$here/lib.sh" "$here/config.sh" "$here/bisect.config" "$here/rt.config" \
 		"$top/MAINTAINERS-snippet" "${patches[@]}"
-} | sha256sum | cut -d' ' -f1)
-if [ -z "${FORCE:-}" ] && [ -f "$stamp" ] && [ "$(head -n 1 "$stamp")" = "$key" ]; then
-	echo "check-series: passed on $(sed -n 2p "$stamp") on exactly these patches,"
+} | stamp_key)
+if [ -z "${FORCE:-}" ] && stamp_ok "$stamp" "$key"; then
+	echo "check-series: passed on $(stamp_note "$stamp") on exactly these patches,"
 	echo "  configs, scripts and base (stamp $stamp); not re-run.  FORCE=1 re-runs it."
 	exit 0
 fi
@@ -62,10 +61,8 @@ mkdir -p "$log" "$sobj" "$rtobj"
 
 # --- 1. git am onto the base ------------------------------------------
 worktree_at "$src" base
-for p in "${patches[@]}"; do
-	g am -q --committer-date-is-author-date "$p" >"$log/am.log" 2>&1 ||
-		die "git am of ${p#"$top"/} onto base fails (log $log/am.log)"
-done
+am_patches "$src" "${patches[@]}" >"$log/am.log" 2>&1 ||
+	die "git am of ${am_failed#"$top"/} onto base fails (log $log/am.log)"
 g diff --quiet HEAD unfair/tests ||
 	die "the folders applied onto base differ from unfair/tests: run 'make export'"
 tip=$(g rev-parse HEAD)
@@ -210,4 +207,4 @@ while read -r tag pat; do
 	note "$tag $pat: $n file(s)"
 done <"$snippet"
 echo "MAINTAINERS-snippet: matches the tree's entry, every pattern matches files"
-printf '%s\n%s\n' "$key" "$(date -u '+%F %T UTC')" >"$stamp"
+stamp_write "$stamp" "$key" "$(date -u '+%F %T UTC')"

@@ -70,8 +70,8 @@ PY
 # the MAINTAINERS of the applied series, whatever the work tree holds
 git -C "$TREE" show unfair/tests:MAINTAINERS >"$out/MAINTAINERS"
 all_to=() all_cc=()
-for f in "$out"/*/*.patch; do
-	case $f in *-0000-cover-letter.patch) continue ;; esac
+mapfile -t exported < <(series_patches "$out")
+for f in "${exported[@]}"; do
 	to=$(recipients "$f" m)
 	cc=$(recipients "$f" l)
 	add_headers "$f" "$to" "$cc"
@@ -84,7 +84,7 @@ join_uniq() { printf '%s\n' "$@" | sed 's/^ *//' | grep . | sort -u | paste -sd,
 
 # git dates the cover letter "now"; date it like the series' last commit,
 # so that an export of the same branch is byte-identical.
-cover=$(ls "$out"/branch-export/*-0000-cover-letter.patch 2>/dev/null || true)
+cover=$(series_cover "$out")
 if [ -n "$cover" ]; then
 	date=$(git -C "$TREE" log -1 --format=%aD unfair/tests)
 	sed -i "0,/^Date: .*/s//Date: $date/" "$cover"

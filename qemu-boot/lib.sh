@@ -17,6 +17,68 @@ export_identity() {
 	export GIT_COMMITTER_NAME="$AUTHOR_NAME" GIT_COMMITTER_EMAIL="$AUTHOR_EMAIL"
 }
 
+# --- the series as the three patch folders hold it ----------------------
+# The patch files under ROOT (the checkout, or an export in a scratch
+# directory) of the FOLDERs (default: all three), in the order git am
+# applies them, without the cover letter (branch-export/*-0000-cover-letter.patch).
+series_patches() { # ROOT [FOLDER...]
+	local root=$1 d p
+	shift
+	[ $# -gt 0 ] || set -- branch-export sysctl-patch selftests
+	for d; do
+		for p in "$root/$d"/*.patch; do
+			[ -e "$p" ] || continue
+			case $p in *-0000-cover-letter.patch) continue ;; esac
+			printf '%s\n' "$p"
+		done
+	done
+}
+
+# The cover letter under ROOT, if there is one.
+series_cover() { # ROOT
+	local p
+	for p in "$1"/branch-export/*-0000-cover-letter.patch; do
+		if [ -e "$p" ]; then
+			printf '%s\n' "$p"
+			break
+		fi
+	done
+}
+
+# git am the PATCHes one by one onto the HEAD of work tree DIR, each
+# committed at its author date (with export_identity: the commit ids of
+# the branch they were exported from).  On one that does not apply it
+# returns 1 with the am in progress and am_failed naming the patch.
+# shellcheck disable=SC2034 # am_failed is for the caller
+am_patches() { # DIR PATCH...
+	local dir=$1 p
+	shift
+	for p; do
+		am_failed=$p
+		git -C "$dir" am -q --committer-date-is-author-date "$p" || return 1
+	done
+	am_failed=
+}
+
+# --- skip what is already done on the same inputs ------------------------
+# A stamp file holds the key of the inputs a result was made from on its
+# first line (stamp_key: the sha256 of what it reads, e.g. the base commit
+# and the patches), and a note on its second (when it passed, the branch
+# head it was in step with, a verdict).
+stamp_key() {
+	sha256sum | cut -d' ' -f1
+}
+stamp_ok() { # FILE KEY: FILE is a stamp for KEY
+	[ -f "$1" ] && [ "$(sed -n 1p "$1")" = "$2" ]
+}
+stamp_note() { # FILE
+	sed -n 2p "$1" 2>/dev/null || true
+}
+stamp_write() { # FILE KEY [NOTE]
+	mkdir -p "$(dirname "$1")"
+	printf '%s\n' "$2" ${3+"$3"} >"$1"
+}
+
 # A worktree of $TREE at DIR, detached at REV, kept across runs: the
 # checks that walk or build other commits do it there, so that $TREE,
 # its object directory and a developer's work in them are never touched.
@@ -67,16 +129,16 @@ kmake_base() {
 # stale.
 base_image=$CACHE/base-kernel/bzImage
 base_image_key() { # CONFIG
-	{ git -C "$TREE" rev-parse 'base^{commit}'; cat "$1"; } | sha256sum | cut -d' ' -f1
+	{ git -C "$TREE" rev-parse 'base^{commit}'; cat "$1"; } | stamp_key
 }
 base_image_ok() {
 	[ -f "$base_image" ] && [ -f "$OBJ/.config" ] &&
-		[ "$(cat "$base_image.key" 2>/dev/null)" = "$(base_image_key "$OBJ/.config")" ]
+		stamp_ok "$base_image.key" "$(base_image_key "$OBJ/.config")"
 }
 base_image_store() { # OBJDIR CONFIG
 	mkdir -p "$(dirname "$base_image")"
 	cp "$1/arch/x86/boot/bzImage" "$base_image"
-	base_image_key "$2" >"$base_image.key"
+	stamp_write "$base_image.key" "$(base_image_key "$2")"
 }
 
 # The mutation check (mutate.sh) saves here the sources a mutation
