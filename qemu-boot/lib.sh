@@ -110,6 +110,38 @@ kmake_at() { # SRC OBJDIR ARGS...
 	make -C "$src" O="$obj" "${flags[@]}" "$@"
 }
 
+# --- check-series -----------------------------------------------------
+# check-series.sh runs its steps (series-*.sh) in a worktree of its own,
+# $src, with object directories of its own, $sobj (bisect.config) and
+# $rtobj (bisect.config + rt.config), and keeps their logs in $log: the
+# kernel tree, its test kernel build and any uncommitted work there are
+# left alone.  series-am.sh applies the folders there onto base and
+# writes the tip it made to $log/tip for the steps after it (series_tip).
+# shellcheck disable=SC2034 # the variables are for the steps
+series_check_env() {
+	: "${CACHE:?}"
+	src=$CACHE/series-src
+	sobj=$CACHE/obj-series
+	rtobj=$CACHE/obj-series-rt
+	log=$CACHE/check-series
+	mkdir -p "$log"
+}
+series_tip() {
+	[ -s "$log/tip" ] || die "no $log/tip: run series-am.sh (or check-series.sh) first"
+	cat "$log/tip"
+}
+# git in the worktree; quiet make there, with the objects in $sobj
+sgit() {
+	git -C "$src" "$@"
+}
+skmake() {
+	kmake_at "$src" "$sobj" -s "$@"
+}
+need_sparse() {
+	command -v sparse >/dev/null ||
+		die "sparse is not installed: run 'make deps' (or apt-get install sparse)"
+}
+
 # The pristine base tree as a worktree of tag "base" at $base_src, and
 # kmake_base to build it in $base_obj (check-fastpath, base-kernel.sh).
 base_worktree() {
