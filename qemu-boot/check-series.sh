@@ -8,7 +8,7 @@
 #   2. series-checkpatch.sh: every patch passes scripts/checkpatch.pl
 #      --strict with 0 errors, 0 warnings and 0 checks;
 #   3. series-bisect.sh: the kernel builds at the base and after every
-#      patch (bisectability), with the small
+#      patch (bisectability, git rebase --exec), with the small
 #      bisect.config (tinyconfig under it) that compiles every file the
 #      series touches, incrementally; and the tip builds with PREEMPT_RT
 #      as well (rt.config);

@@ -82,8 +82,8 @@ stamp_write() { # FILE KEY [NOTE]
 # A worktree of $TREE at DIR, detached at REV, kept across runs: the
 # checks that walk or build other commits do it there, so that $TREE,
 # its object directory and a developer's work in them are never touched.
-# A run that was killed half-way (in git am, or on another commit) is
-# put back by the next one.
+# A run that was killed half-way (in git am or git rebase, or on another
+# commit) is put back by the next one.
 worktree_at() { # DIR REV
 	local want
 	want=$(git -C "$TREE" rev-parse "$2^{commit}")
@@ -93,6 +93,7 @@ worktree_at() { # DIR REV
 		git -C "$TREE" worktree add -q --detach "$1" "$want"
 	fi
 	git -C "$1" am --abort >/dev/null 2>&1 || true
+	git -C "$1" rebase --abort >/dev/null 2>&1 || true
 	if [ "$(git -C "$1" rev-parse HEAD)" != "$want" ] ||
 		[ -n "$(git -C "$1" status --porcelain --untracked-files=no)" ]; then
 		git -C "$1" checkout -q -f --detach "$want"
