@@ -16,9 +16,9 @@
 #      objects the series touches, against the base;
 #   5. series-docs.sh: vm.rst is valid reST (docutils) with the sysctl's
 #      entry, and the kernel-doc of include/linux/rwsem.h has no warnings;
-#   6. series-maintainers.sh: MAINTAINERS-snippet is the entry the series
-#      adds, and each of its F:/X: patterns matches a file of the applied
-#      series.
+#   6. series-maintainers.sh: each F:/X: pattern of MAINTAINERS-snippet
+#      matches a file of the applied series (get_maintainer.pl
+#      --self-test=patterns), and the snippet is the entry the series adds.
 # All of it happens in a worktree of its own ($CACHE/series-src) with its
 # own object directories: the kernel tree, its test kernel build and any
 # uncommitted work there are left alone, and a run killed half-way is
