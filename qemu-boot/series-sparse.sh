@@ -3,8 +3,17 @@
 # error on the objects the series touches, against the base.  In the
 # small config's object directory, which series-bisect.sh leaves built
 # at the tip: that config must build each of those objects, or sparse
-# would not see it.
+# would not see it.  sparse must be installed, and make C=2 must succeed
+# and run sparse on every one of the objects: a sparse that does not run
+# fails the check rather than reporting nothing.
+# "series-sparse.sh --sparse LIST ARGS..." is the CHECK command make
+# runs: it notes the file it checks in LIST, then runs sparse ARGS.
 set -euo pipefail
+if [ "${1:-}" = --sparse ]; then
+	printf '%s\n' "${*: -1}" >>"$2"
+	shift 2
+	exec sparse "$@"
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 : "${TREE:?}" "${CACHE:?}" "${KBUILD_FLAGS:?}"
@@ -16,10 +25,20 @@ worktree_at "$src" "$tip"
 # sparse on the worktree as it is checked out: its warnings and errors
 # (file: message, without line numbers) in $log/sparse-LABEL.txt
 sparse_run() { # LABEL OBJECT...
-	local label=$1
+	local label=$1 ran=$log/sparse-$1.ran o
 	shift
-	skmake C=2 "$@" 2>&1 >/dev/null | grep -E ': (warning|error):' |
-		sed -E 's/:[0-9]+:[0-9]+:/:/' | sort >"$log/sparse-$label.txt" || true
+	: >"$ran"
+	if ! skmake C=2 CHECK="$(printf '%q ' "$here/series-sparse.sh" --sparse "$ran")" \
+		"$@" >/dev/null 2>"$log/sparse-$label.log"; then
+		tail -n 20 "$log/sparse-$label.log" | sed 's/^/    /'
+		die "make C=2 fails at the $label (log $log/sparse-$label.log)"
+	fi
+	for o; do
+		grep -qxF "$src/${o%.o}.c" "$ran" ||
+			die "make C=2 ran no sparse on ${o%.o}.c at the $label (log $log/sparse-$label.log)"
+	done
+	{ grep -E ': (warning|error):' "$log/sparse-$label.log" || true; } |
+		sed -E 's/:[0-9]+:[0-9]+:/:/' | sort >"$log/sparse-$label.txt"
 }
 
 # the objects of the kernel build that the series changes
