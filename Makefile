@@ -83,7 +83,7 @@ help:
 	@echo '  distclean         remove the kernel tree and the object directory too'
 	@echo
 	@echo 'Variables: CACHE=$(CACHE) TREE=$(TREE) OBJ=$(OBJ)'
-	@echo '           ACCEL=kvm|tcg (default: probe KVM, fall back to TCG)'
+	@echo '           QEMU_ACCEL=kvm|tcg|tcg,thread=single|... (default: probe KVM, fall back to TCG)'
 
 deps:
 	@$(PHASE) deps $(Q)/deps.sh
