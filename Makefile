@@ -17,12 +17,15 @@ RUNS  ?= $(CACHE)/runs
 # kselftest collections built and installed into the guest
 KSFT_TARGETS := proc
 
-KMAKE := make -C $(TREE) O=$(OBJ) ARCH=x86_64 \
-	KBUILD_BUILD_USER=rwsem-unfair KBUILD_BUILD_HOST=qemu \
+# The flags of every make of a kernel tree, here and nowhere else: KMAKE
+# (the tree into $(OBJ)) and lib.sh's kmake_at (any worktree, any object
+# directory) both pass them.
+KBUILD_FLAGS := ARCH=x86_64 KBUILD_BUILD_USER=rwsem-unfair KBUILD_BUILD_HOST=qemu \
 	KBUILD_BUILD_TIMESTAMP=$(subst ~,-,$(BASE_VERSION))
+KMAKE := make -C $(TREE) O=$(OBJ) $(KBUILD_FLAGS)
 
 export BASE_PKG BASE_VERSION SERIES_VERSION AUTHOR_NAME AUTHOR_EMAIL
-export CACHE TREE OBJ RUNS KMAKE KSFT_TARGETS
+export CACHE TREE OBJ RUNS KBUILD_FLAGS KMAKE KSFT_TARGETS
 # ccache through Debian's compiler symlinks: CC stays "gcc" for kbuild.
 export PATH := /usr/lib/ccache:/usr/sbin:/usr/bin:/sbin:/bin:$(PATH)
 export CCACHE_MAXSIZE ?= 8G
@@ -72,7 +75,7 @@ help:
 	@echo
 	@echo 'Variables: CACHE=$(CACHE) TREE=$(TREE) OBJ=$(OBJ)'
 	@echo '           SUITES=a,b (manifest suites to boot), GUEST_CMDLINE=harness.NAME=VALUE'
-	@echo '           QEMU_ACCEL=kvm|tcg (default: probe KVM, fall back to TCG)'
+	@echo '           QEMU_ACCEL=kvm|tcg|tcg,thread=single|... (default: probe KVM, fall back to TCG)'
 
 deps:
 	@$(PHASE) deps $(Q)/deps.sh

@@ -1,28 +1,35 @@
 #!/usr/bin/env bash
-# Print the QEMU accelerator to use: kvm only if a bounded probe boot of the
-# built kernel reaches userspace under KVM, else tcg.  /dev/kvm existing is
-# not enough: on some hosts a KVM guest hangs right after the firmware.
-# The verdict is cached per QEMU version and host kernel.  ACCEL=kvm|tcg
-# skips the probe.
+# Print the QEMU accelerator to use, the argument of qemu's -accel.
+# QEMU_ACCEL says which:
+#   unset, empty or auto  kvm only if a bounded probe boot of the built
+#                         kernel reaches userspace under KVM, else TCG
+#                         (tcg,thread=multi).  /dev/kvm existing is not
+#                         enough: on some hosts a KVM guest hangs right
+#                         after the firmware.  The verdict is cached per
+#                         QEMU version and host kernel.
+#   kvm, tcg              that one, no probe (tcg is tcg,thread=multi)
+#   kvm,... or tcg,...    exactly that, no probe (make bench:
+#                         tcg,thread=single)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-: "${OBJ:?}"
 tcg=tcg,thread=multi
-case ${ACCEL:-auto} in
+case ${QEMU_ACCEL:-auto} in
 tcg) echo $tcg; exit 0 ;;
 kvm) echo kvm; exit 0 ;;
+tcg,* | kvm,*) echo "$QEMU_ACCEL"; exit 0 ;;
 auto) ;;
-*) die "ACCEL must be kvm, tcg or auto, not '$ACCEL'" ;;
+*) die "QEMU_ACCEL must be auto, kvm, tcg, or kvm,... or tcg,... with qemu -accel options, not '$QEMU_ACCEL'" ;;
 esac
+: "${OBJ:?}"
 if [ ! -w /dev/kvm ]; then
 	echo $tcg
 	exit 0
 fi
 key="$(qemu-system-x86_64 --version | head -n 1) / host $(uname -r)"
 cache=$OBJ/kvm-probe
-if [ -f "$cache" ] && [ "$(head -n 1 "$cache")" = "$key" ]; then
-	verdict=$(sed -n 2p "$cache")
+if stamp_ok "$cache" "$key"; then
+	verdict=$(stamp_note "$cache")
 else
 	log=$OBJ/kvm-probe.log
 	timeout -k 5 "${KVM_PROBE_TIMEOUT:-30}" qemu-system-x86_64 -nodefaults \
@@ -37,6 +44,6 @@ else
 		verdict=tcg
 		echo "KVM probe boot did not reach userspace in ${KVM_PROBE_TIMEOUT:-30} s; using TCG (log: $log)" >&2
 	fi
-	printf '%s\n%s\n' "$key" "$verdict" >"$cache"
+	stamp_write "$cache" "$key" "$verdict"
 fi
 [ "$verdict" = kvm ] && echo kvm || echo $tcg

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The unpatched base kernel, with the test kernel's .config, for the
-# base-kernel kselftest run of make test and for make bench.  check-series
-# leaves it behind when it builds the base; otherwise it is built here,
-# in a worktree of tag "base" and its own object directory (ccache).
+# base-kernel run of make test and for make bench, built in a worktree of
+# tag "base" and its own object directory (ccache) when it is missing or
+# stale.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"

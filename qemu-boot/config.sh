@@ -8,7 +8,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-: "${TREE:?}" "${OBJ:?}" "${KMAKE:?}" "${KSFT_TARGETS?}"
+: "${TREE:?}" "${OBJ:?}" "${KBUILD_FLAGS:?}" "${KSFT_TARGETS?}"
 read -r -a fragments <<<"${FRAGMENTS:-$here/kernel.config}"
 for t in $KSFT_TARGETS; do
 	f=$TREE/tools/testing/selftests/$t/config
@@ -16,10 +16,10 @@ for t in $KSFT_TARGETS; do
 done
 mkdir -p "$OBJ"
 
-$KMAKE -s tinyconfig >/dev/null
+kmake_at "$TREE" "$OBJ" -s tinyconfig >/dev/null
 "$TREE/scripts/kconfig/merge_config.sh" -m -O "$OBJ" "$OBJ/.config" "${fragments[@]}" >"$OBJ/merge_config.log" 2>&1 ||
 	die "merge_config.sh failed, log at $OBJ/merge_config.log"
-$KMAKE -s olddefconfig >/dev/null
+kmake_at "$TREE" "$OBJ" -s olddefconfig >/dev/null
 
 declare -A want=()
 order=()

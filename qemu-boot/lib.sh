@@ -17,11 +17,73 @@ export_identity() {
 	export GIT_COMMITTER_NAME="$AUTHOR_NAME" GIT_COMMITTER_EMAIL="$AUTHOR_EMAIL"
 }
 
+# --- the series as the three patch folders hold it ----------------------
+# The patch files under ROOT (the checkout, or an export in a scratch
+# directory) of the FOLDERs (default: all three), in the order git am
+# applies them, without the cover letter (branch-export/*-0000-cover-letter.patch).
+series_patches() { # ROOT [FOLDER...]
+	local root=$1 d p
+	shift
+	[ $# -gt 0 ] || set -- branch-export sysctl-patch selftests
+	for d; do
+		for p in "$root/$d"/*.patch; do
+			[ -e "$p" ] || continue
+			case $p in *-0000-cover-letter.patch) continue ;; esac
+			printf '%s\n' "$p"
+		done
+	done
+}
+
+# The cover letter under ROOT, if there is one.
+series_cover() { # ROOT
+	local p
+	for p in "$1"/branch-export/*-0000-cover-letter.patch; do
+		if [ -e "$p" ]; then
+			printf '%s\n' "$p"
+			break
+		fi
+	done
+}
+
+# git am the PATCHes one by one onto the HEAD of work tree DIR, each
+# committed at its author date (with export_identity: the commit ids of
+# the branch they were exported from).  On one that does not apply it
+# returns 1 with the am in progress and am_failed naming the patch.
+# shellcheck disable=SC2034 # am_failed is for the caller
+am_patches() { # DIR PATCH...
+	local dir=$1 p
+	shift
+	for p; do
+		am_failed=$p
+		git -C "$dir" am -q --committer-date-is-author-date "$p" || return 1
+	done
+	am_failed=
+}
+
+# --- skip what is already done on the same inputs ------------------------
+# A stamp file holds the key of the inputs a result was made from on its
+# first line (stamp_key: the sha256 of what it reads, e.g. the base commit
+# and the patches), and a note on its second (when it passed, the branch
+# head it was in step with, a verdict).
+stamp_key() {
+	sha256sum | cut -d' ' -f1
+}
+stamp_ok() { # FILE KEY: FILE is a stamp for KEY
+	[ -f "$1" ] && [ "$(sed -n 1p "$1")" = "$2" ]
+}
+stamp_note() { # FILE
+	sed -n 2p "$1" 2>/dev/null || true
+}
+stamp_write() { # FILE KEY [NOTE]
+	mkdir -p "$(dirname "$1")"
+	printf '%s\n' "$2" ${3+"$3"} >"$1"
+}
+
 # A worktree of $TREE at DIR, detached at REV, kept across runs: the
 # checks that walk or build other commits do it there, so that $TREE,
 # its object directory and a developer's work in them are never touched.
-# A run that was killed half-way (in git am, or on another commit) is
-# put back by the next one.
+# A run that was killed half-way (in git am or git rebase, or on another
+# commit) is put back by the next one.
 worktree_at() { # DIR REV
 	local want
 	want=$(git -C "$TREE" rev-parse "$2^{commit}")
@@ -31,20 +93,54 @@ worktree_at() { # DIR REV
 		git -C "$TREE" worktree add -q --detach "$1" "$want"
 	fi
 	git -C "$1" am --abort >/dev/null 2>&1 || true
+	git -C "$1" rebase --abort >/dev/null 2>&1 || true
 	if [ "$(git -C "$1" rev-parse HEAD)" != "$want" ] ||
 		[ -n "$(git -C "$1" status --porcelain --untracked-files=no)" ]; then
 		git -C "$1" checkout -q -f --detach "$want"
 	fi
 }
 
-# make in source tree SRC with objects in OBJDIR, with the flags of the
-# Makefile's KMAKE.
+# make in source tree SRC with objects in OBJDIR and the flags the
+# Makefile defines (KBUILD_FLAGS): the Makefile's KMAKE is
+# "kmake_at $TREE $OBJ".  Callers add -s where they want make quiet.
 kmake_at() { # SRC OBJDIR ARGS...
-	local src=$1 obj=$2
+	local src=$1 obj=$2 flags
 	shift 2
-	make -s -C "$src" O="$obj" ARCH=x86_64 \
-		KBUILD_BUILD_USER=rwsem-unfair KBUILD_BUILD_HOST=qemu \
-		KBUILD_BUILD_TIMESTAMP="${BASE_VERSION//\~/-}" "$@"
+	: "${KBUILD_FLAGS:?is exported by the Makefile: run make, or export it as the Makefile does}"
+	read -r -a flags <<<"$KBUILD_FLAGS"
+	make -C "$src" O="$obj" "${flags[@]}" "$@"
+}
+
+# --- check-series -----------------------------------------------------
+# check-series.sh runs its steps (series-*.sh) in a worktree of its own,
+# $src, with object directories of its own, $sobj (bisect.config) and
+# $rtobj (bisect.config + rt.config), and keeps their logs in $log: the
+# kernel tree, its test kernel build and any uncommitted work there are
+# left alone.  series-am.sh applies the folders there onto base and
+# writes the tip it made to $log/tip for the steps after it (series_tip).
+# shellcheck disable=SC2034 # the variables are for the steps
+series_check_env() {
+	: "${CACHE:?}"
+	src=$CACHE/series-src
+	sobj=$CACHE/obj-series
+	rtobj=$CACHE/obj-series-rt
+	log=$CACHE/check-series
+	mkdir -p "$log"
+}
+series_tip() {
+	[ -s "$log/tip" ] || die "no $log/tip: run series-am.sh (or check-series.sh) first"
+	cat "$log/tip"
+}
+# git in the worktree; quiet make there, with the objects in $sobj
+sgit() {
+	git -C "$src" "$@"
+}
+skmake() {
+	kmake_at "$src" "$sobj" -s "$@"
+}
+need_sparse() {
+	command -v sparse >/dev/null ||
+		die "sparse is not installed: run 'make deps' (or apt-get install sparse)"
 }
 
 # The pristine base tree as a worktree of tag "base" at $base_src, and
@@ -57,7 +153,7 @@ base_worktree() {
 }
 
 kmake_base() {
-	kmake_at "$base_src" "$base_obj" "$@"
+	kmake_at "$base_src" "$base_obj" -s "$@"
 }
 
 # The base kernel image that make test and make bench boot, built with
@@ -66,16 +162,16 @@ kmake_base() {
 # stale.
 base_image=$CACHE/base-kernel/bzImage
 base_image_key() { # CONFIG
-	{ git -C "$TREE" rev-parse 'base^{commit}'; cat "$1"; } | sha256sum | cut -d' ' -f1
+	{ git -C "$TREE" rev-parse 'base^{commit}'; cat "$1"; } | stamp_key
 }
 base_image_ok() {
 	[ -f "$base_image" ] && [ -f "$OBJ/.config" ] &&
-		[ "$(cat "$base_image.key" 2>/dev/null)" = "$(base_image_key "$OBJ/.config")" ]
+		stamp_ok "$base_image.key" "$(base_image_key "$OBJ/.config")"
 }
 base_image_store() { # OBJDIR CONFIG
 	mkdir -p "$(dirname "$base_image")"
 	cp "$1/arch/x86/boot/bzImage" "$base_image"
-	base_image_key "$2" >"$base_image.key"
+	stamp_write "$base_image.key" "$(base_image_key "$2")"
 }
 
 # The mutation check (mutate.sh) saves here the sources a mutation

@@ -6,7 +6,7 @@
 #        run-qemu.sh shell             an interactive shell on the console
 # It only boots: judge.py judges a run.  KERNEL= boots another bzImage
 # (the base kernel, a mutant), TIMEOUT= (seconds, default 900) bounds a
-# run, QEMU_ACCEL= replaces the accelerator accel.sh picks, QEMU_EXTRA=
+# run, QEMU_ACCEL= sets the accelerator (accel.sh), QEMU_EXTRA=
 # adds options, split on blanks (make bench: "-icount shift=1,sleep=off"),
 # and GUEST_CMDLINE= adds to the kernel command line (guest options:
 # harness.NAME=VALUE, see guest/).
@@ -20,7 +20,7 @@ initrd=$OBJ/initramfs.img
 [ -f "$kernel" ] || die "no kernel at $kernel: run 'make build'"
 [ -f "$initrd" ] || die "no initramfs at $initrd: run 'make initramfs'"
 
-accel=${QEMU_ACCEL:-$("$here/accel.sh")}
+accel=$("$here/accel.sh")
 cmdline="console=ttyS0 panic=-1 rd.shell=0 rd.emergency=reboot"
 cmdline+=" sysctl.kernel.hung_task_timeout_secs=30 harness.mode=$mode"
 case $mode in

@@ -27,7 +27,7 @@ stamp_of() {
 			echo "== $d"
 			cat "$top/$d"/*.patch 2>/dev/null || true
 		done
-	} | sha256sum | cut -d' ' -f1
+	} | stamp_key
 }
 
 import_base() {
@@ -59,22 +59,19 @@ base_version_of_tree() {
 }
 
 apply_folder() { # branch folder
-	local branch=$1 dir=$top/$2 p
-	git -C "$TREE" checkout -q -B "$branch"
-	for p in "$dir"/*.patch; do
-		[ -e "$p" ] || continue
-		case $p in *-0000-cover-letter.patch) continue ;; esac
-		git -C "$TREE" am -q --committer-date-is-author-date "$p" ||
-			die "git am of ${p#"$top"/} failed on $TREE; the patch does not apply." \
-			    "Inspect with 'git -C $TREE am --show-current-patch', then 'git -C $TREE am --abort'"
-	done
+	local patches
+	git -C "$TREE" checkout -q -B "$1"
+	mapfile -t patches < <(series_patches "$top" "$2")
+	am_patches "$TREE" "${patches[@]}" ||
+		die "git am of ${am_failed#"$top"/} failed on $TREE; the patch does not apply." \
+		    "Inspect with 'git -C $TREE am --show-current-patch', then 'git -C $TREE am --abort'"
 }
 
 # The cover letter's subject and blurb live in the branch description, which
 # is where git format-patch --cover-from-description reads them from.
 load_cover() {
 	local cover desc
-	cover=$(ls "$top"/branch-export/*0000-cover-letter.patch 2>/dev/null | head -n1)
+	cover=$(series_cover "$top")
 	[ -n "$cover" ] || return 0
 	desc=$("$here/cover-description.sh" "$cover")
 	git -C "$TREE" config "branch.unfair/series.description" "$desc"
@@ -93,11 +90,11 @@ fi
 want=$(stamp_of)
 stampfile=$TREE/.git/rwsem-unfair-stamp
 head=$(git -C "$TREE" rev-parse -q --verify refs/heads/unfair/tests || true)
-synced=$(sed -n 2p "$stampfile" 2>/dev/null || true)
+synced=$(stamp_note "$stampfile")
 write_stamp() {
-	printf '%s\n%s\n' "$want" "$(git -C "$TREE" rev-parse unfair/tests)" >"$stampfile"
+	stamp_write "$stampfile" "$want" "$(git -C "$TREE" rev-parse unfair/tests)"
 }
-if [ "$(sed -n 1p "$stampfile" 2>/dev/null)" = "$want" ] && [ -n "$head" ]; then
+if stamp_ok "$stampfile" "$want" && [ -n "$head" ]; then
 	# a stamp without the branch head (older harness): add it if it matches
 	if [ -z "$synced" ] && "$here/export.sh" --check >/dev/null 2>&1; then
 		write_stamp
