@@ -5,8 +5,8 @@
 # applied to the kernel tree in turn, built in a scratch copy of the
 # object directory (incremental: only what the mutation touches), and
 # booted with the manifest suites its "Suites:" line names (a comma
-# list; default: kunit).  Prints one line per
-# mutation, "mutation NAME: killed by TEST[; TEST...]" or
+# list; default: kunit), until the first failing case.  Prints one line
+# per mutation, "mutation NAME: killed by TEST[; TEST...]" or
 # "mutation NAME: SURVIVED", and fails if any survived.
 # MUTATIONS="a b" runs only those.
 set -euo pipefail
@@ -51,19 +51,24 @@ for m in "$here"/mutations/*.patch; do
 
 	out=$RUNS/mutant-$name.txt
 	suites=$(sed -n 's/^Suites: *//p' "$m" | head -n 1)
+	# the boot ends at the first failing case (KTAP "not ok" on the
+	# console); a run without one is judged in full
 	status=0
-	{
-		KERNEL=$scratch/arch/x86/boot/bzImage TIMEOUT=${MUTANT_TIMEOUT:-300} \
-			"$here/run-qemu.sh" run "mutant-$name" "${suites:-kunit}" &&
-			python3 "$here/judge.py" --tree "$TREE" "$RUNS/mutant-$name"
-	} >"$out" 2>&1 || status=$?
+	KERNEL=$scratch/arch/x86/boot/bzImage TIMEOUT=${MUTANT_TIMEOUT:-300} \
+		STOP_ON='not ok [0-9]+ ' \
+		"$here/run-qemu.sh" run "mutant-$name" "${suites:-kunit}" >"$out" 2>&1 ||
+		status=$?
+	if [ $status = 0 ]; then
+		python3 "$here/judge.py" --tree "$TREE" "$RUNS/mutant-$name" >>"$out" 2>&1 ||
+			status=$?
+	fi
 	if [ $status = 0 ]; then
 		echo "mutation $name: SURVIVED (every test passed; $out)"
 		survived=1
 		continue
 	fi
-	killers=$(grep -E '  FAIL$|^FAIL: |^error: ' "$out" |
-		sed -E 's/ +FAIL$//; s/^FAIL: //; s/^error: //' | cut -c1-90 |
+	killers=$(grep -E '  FAIL$|^FAIL: |^error: |^stopped at: ' "$out" |
+		sed -E 's/ +FAIL$//; s/^(FAIL|error|stopped at): //' | cut -c1-90 |
 		paste -sd';' | sed 's/;/; /g')
 	echo "mutation $name: killed by ${killers:-the test run (see $out)}"
 done

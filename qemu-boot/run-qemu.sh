@@ -8,8 +8,12 @@
 # (the base kernel, a mutant), TIMEOUT= (seconds, default 900) bounds a
 # run, QEMU_ACCEL= sets the accelerator (accel.sh), QEMU_EXTRA=
 # adds options, split on blanks (make bench: "-icount shift=1,sleep=off"),
-# and GUEST_CMDLINE= adds to the kernel command line (guest options:
-# harness.NAME=VALUE, see guest/).
+# GUEST_CMDLINE= adds to the kernel command line (guest options:
+# harness.NAME=VALUE, see guest/), and STOP_ON= (an extended regex) ends
+# the run at the first console line that matches it, prints it as
+# "stopped at: LINE" and exits with status 3 (the mutation check: a
+# mutant is killed at its first failing case, and the cases after it
+# would only wait for their timeouts).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -49,7 +53,21 @@ console=$dir/console.log
 timeout_s=${TIMEOUT:-900}
 status=0
 timeout -k 10 "$timeout_s" "${qemu[@]}" -monitor none \
-	-serial "file:$console" -serial "file:$dir/results.txt" || status=$?
+	-serial "file:$console" -serial "file:$dir/results.txt" &
+qemu_pid=$!
+if [ -n "${STOP_ON:-}" ]; then
+	while kill -0 "$qemu_pid" 2>/dev/null; do
+		line=$(grep -m 1 -E -e "$STOP_ON" "$console" 2>/dev/null || true)
+		if [ -n "$line" ]; then
+			kill "$qemu_pid"
+			wait "$qemu_pid" || true
+			echo "stopped at: $(echo "$line" | sed -E 's/^\[[ 0-9.]+\] *//')"
+			exit 3
+		fi
+		sleep 1
+	done
+fi
+wait "$qemu_pid" || status=$?
 if [ $status = 124 ] || [ $status = 137 ]; then
 	tail -n 15 "$console" >&2 || true
 	die "QEMU timed out after $timeout_s s, console log at $console"
