@@ -45,6 +45,9 @@ def splats(console, tree):
     """The splat lines of a console log."""
     badness = os.path.join(tree, "tools/testing/selftests/rcutorture/bin/"
                            "console-badness.sh")
+    # without it no splat could be found: that is a broken judge, not a pass
+    if not os.path.isfile(badness):
+        sys.exit("judge: no %s: is --tree a kernel tree?" % badness)
     found = subprocess.run(["bash", badness], input=console, capture_output=True,
                            text=True).stdout.splitlines()
     found += [l for l in console.splitlines() if EXTRA_SPLATS.search(l)]
