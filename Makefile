@@ -5,8 +5,16 @@
 BASE_PKG       := linux-source-6.12
 BASE_VERSION   := 6.12.118-1~deb12u1
 SERIES_VERSION := 1
-AUTHOR_NAME    := rwsem-unfair developers
-AUTHOR_EMAIL   := rwsem-unfair@example.org
+# The identity of the commits in the kernel tree (their committer, so that
+# commit ids are the same on every machine) and of the exported patches
+# until someone signs them: a group alias, which cannot certify the DCO.
+PROJECT_NAME   := rwsem-unfair developers
+PROJECT_EMAIL  := rwsem-unfair@example.org
+# Who posts the series: 'make export AUTHOR_NAME="Jane Doe"
+# AUTHOR_EMAIL=jane@example.com' regenerates every patch with that From:
+# and Signed-off-by:.  Empty: keep the identity the patch folders carry.
+AUTHOR_NAME    ?=
+AUTHOR_EMAIL   ?=
 
 # --- where things live (outside the checkout) ----------------------------
 CACHE ?= $(HOME)/.cache/rwsem-unfair
@@ -24,7 +32,7 @@ KBUILD_FLAGS := ARCH=x86_64 KBUILD_BUILD_USER=rwsem-unfair KBUILD_BUILD_HOST=qem
 	KBUILD_BUILD_TIMESTAMP=$(subst ~,-,$(BASE_VERSION))
 KMAKE := make -C $(TREE) O=$(OBJ) $(KBUILD_FLAGS)
 
-export BASE_PKG BASE_VERSION SERIES_VERSION AUTHOR_NAME AUTHOR_EMAIL
+export BASE_PKG BASE_VERSION SERIES_VERSION PROJECT_NAME PROJECT_EMAIL AUTHOR_NAME AUTHOR_EMAIL
 export CACHE TREE OBJ RUNS KBUILD_FLAGS KMAKE KSFT_TARGETS
 # ccache through Debian's compiler symlinks: CC stays "gcc" for kbuild.
 export PATH := /usr/lib/ccache:/usr/sbin:/usr/bin:/sbin:/bin:$(PATH)
@@ -57,8 +65,8 @@ help:
 	@echo '  judge-test        the judge ($(Q)/judge.py) on the golden runs in $(Q)/judge-tests/'
 	@echo '  check-export      fail if re-exporting the branch would change a file'
 	@echo '  check-fastpath    fail if a fair rwsem fast path compiles differently from base'
-	@echo '  check-series      git am onto base, checkpatch --strict, build after each patch,'
-	@echo '                    PREEMPT_RT, sparse, docs, MAINTAINERS patterns'
+	@echo '  check-series      messages and recipients, git am onto base, checkpatch --strict,'
+	@echo '                    build after each patch, PREEMPT_RT, sparse, docs, MAINTAINERS'
 	@echo '  model             spin: the admission rule holds, each broken rule has a counterexample'
 	@echo '  ksft-i386         build the proc kselftests for i386 (gcc -m32)'
 	@echo

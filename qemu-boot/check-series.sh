@@ -2,23 +2,28 @@
 # What a maintainer checks before taking the series, on the exported
 # folders (not on the branch), one script a step, in this order (each
 # uses what the ones before it leave; each can be run alone after them):
-#   1. series-am.sh: git am of branch-export/, sysctl-patch/ and
+#   1. series-messages.sh: the messages as a maintainer reads them: the
+#      2010 thread and commits cited, the credit, no words of this
+#      repository's tooling, every patch has a To: and the proc, sysctl
+#      and PROCMAP_QUERY people get the patches they review, and one
+#      identity signs every patch;
+#   2. series-am.sh: git am of branch-export/, sysctl-patch/ and
 #      selftests/ onto base succeeds, and gives exactly the branch
 #      unfair/tests;
-#   2. series-checkpatch.sh: every patch passes scripts/checkpatch.pl
+#   3. series-checkpatch.sh: every patch passes scripts/checkpatch.pl
 #      --strict with 0 errors, 0 warnings and 0 checks;
-#   3. series-bisect.sh: the kernel builds at the base and after every
+#   4. series-bisect.sh: the kernel builds at the base and after every
 #      patch (bisectability, git rebase --exec), with the small
 #      bisect.config (tinyconfig under it) that compiles every file the
 #      series touches, incrementally; and the tip builds with PREEMPT_RT
 #      as well (rt.config);
-#   4. series-sparse.sh: sparse (make C=2) reports no new warning on the
+#   5. series-sparse.sh: sparse (make C=2) reports no new warning on the
 #      objects the series touches, against the base;
-#   5. series-docs.sh: vm.rst is valid reST (docutils) with the sysctl's
+#   6. series-docs.sh: vm.rst is valid reST (docutils) with the sysctl's
 #      entry, and the kernel-doc of include/linux/rwsem.h has no warnings;
-#   6. series-maintainers.sh: each F:/X: pattern of MAINTAINERS-snippet
-#      matches a file of the applied series (get_maintainer.pl
-#      --self-test=patterns), and the snippet is the entry the series adds.
+#   7. series-maintainers.sh: MAINTAINERS-snippet is the tree's entries
+#      that cover every file the series adds, and each of its F:/X:
+#      patterns matches a file (get_maintainer.pl --self-test=patterns).
 # All of it happens in a worktree of its own ($CACHE/series-src) with its
 # own object directories: the kernel tree, its test kernel build and any
 # uncommitted work there are left alone, and a run killed half-way is
@@ -27,24 +32,25 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 . "$here/lib.sh"
-: "${TREE:?}" "${CACHE:?}" "${AUTHOR_NAME:?}" "${AUTHOR_EMAIL:?}" "${KBUILD_FLAGS:?}"
+: "${TREE:?}" "${CACHE:?}" "${PROJECT_NAME:?}" "${PROJECT_EMAIL:?}" "${KBUILD_FLAGS:?}"
 need_sparse
-steps=(series-am.sh series-checkpatch.sh series-bisect.sh series-sparse.sh
+steps=(series-messages.sh series-am.sh series-checkpatch.sh series-bisect.sh series-sparse.sh
 	series-docs.sh series-maintainers.sh)
 
 mapfile -t patches < <(series_patches "$top")
 [ ${#patches[@]} -gt 0 ] || die "no patches in the folders"
 
 # A full pass takes minutes (a build per patch).  It is skipped when it
-# already passed on exactly these patches (the cover letter is not
-# checked), snippet, scripts, make flags, configs and base; FORCE=1 runs
+# already passed on exactly these patches, cover letter,
+# snippet, scripts, make flags, configs and base; FORCE=1 runs
 # it anyway.  A fresh machine (CI) has no stamp.
 stamp=$CACHE/check-series.pass
 key=$( {
 	git -C "$TREE" rev-parse 'base^{commit}'
 	echo "$KBUILD_FLAGS"
 	cat "$0" "$here/lib.sh" "${steps[@]/#/$here/}" "$here/config.sh" \
-		"$here/bisect.config" "$here/rt.config" "$top/MAINTAINERS-snippet" "${patches[@]}"
+		"$here/bisect.config" "$here/rt.config" "$here/series-messages.py" \
+		"$top/MAINTAINERS-snippet" "$(series_cover "$top")" "${patches[@]}"
 } | stamp_key)
 if [ -z "${FORCE:-}" ] && stamp_ok "$stamp" "$key"; then
 	echo "check-series: passed on $(stamp_note "$stamp") on exactly these patches,"

@@ -6,7 +6,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 . "$here/lib.sh"
-: "${TREE:?}" "${SERIES_VERSION:?}" "${AUTHOR_NAME:?}" "${AUTHOR_EMAIL:?}"
+: "${TREE:?}" "${SERIES_VERSION:?}"
 check=0
 [ "${1:-}" = --check ] && check=1
 

@@ -13,8 +13,32 @@ note() {
 # Fixed committer identity and dates keep commit ids, and so the exported
 # patches, reproducible on every machine.
 export_identity() {
-	export GIT_AUTHOR_NAME="$AUTHOR_NAME" GIT_AUTHOR_EMAIL="$AUTHOR_EMAIL"
-	export GIT_COMMITTER_NAME="$AUTHOR_NAME" GIT_COMMITTER_EMAIL="$AUTHOR_EMAIL"
+	: "${PROJECT_NAME:?}" "${PROJECT_EMAIL:?}"
+	export GIT_AUTHOR_NAME="$PROJECT_NAME" GIT_AUTHOR_EMAIL="$PROJECT_EMAIL"
+	export GIT_COMMITTER_NAME="$PROJECT_NAME" GIT_COMMITTER_EMAIL="$PROJECT_EMAIL"
+}
+
+# The identity ("Name <email>") the exported patches are signed with:
+# AUTHOR_NAME and AUTHOR_EMAIL when both are set, else the From: of the
+# first patch under ROOT (the identity the folders already carry), else
+# the project's.
+series_identity() { # ROOT
+	local first
+	if [ -n "${AUTHOR_NAME:-}" ] || [ -n "${AUTHOR_EMAIL:-}" ]; then
+		[ -n "${AUTHOR_NAME:-}" ] && [ -n "${AUTHOR_EMAIL:-}" ] ||
+			die "set both AUTHOR_NAME and AUTHOR_EMAIL, or neither"
+		printf '%s <%s>\n' "$AUTHOR_NAME" "$AUTHOR_EMAIL"
+		return
+	fi
+	first=$(series_patches "$1" branch-export | head -n 1)
+	if [ -n "$first" ]; then
+		python3 -c 'import email, email.header, email.utils, sys
+m = email.message_from_binary_file(open(sys.argv[1], "rb"))
+n, a = email.utils.parseaddr(str(email.header.make_header(email.header.decode_header(m["From"]))))
+print("%s <%s>" % (n, a))' "$first"
+		return
+	fi
+	printf '%s <%s>\n' "$PROJECT_NAME" "$PROJECT_EMAIL"
 }
 
 # --- the series as the three patch folders hold it ----------------------

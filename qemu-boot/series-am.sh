@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check-series, step 1: git am of branch-export/, sysctl-patch/ and
+# check-series, step 2: git am of branch-export/, sysctl-patch/ and
 # selftests/ (without the cover letter) onto base succeeds, and gives
 # exactly the tree of branch unfair/tests.  In check-series' worktree
 # (lib.sh, series_check_env), which it leaves at the applied tip; the
@@ -8,7 +8,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 . "$here/lib.sh"
-: "${TREE:?}" "${CACHE:?}" "${AUTHOR_NAME:?}" "${AUTHOR_EMAIL:?}"
+: "${TREE:?}" "${CACHE:?}" "${PROJECT_NAME:?}" "${PROJECT_EMAIL:?}"
 export_identity
 series_check_env
 

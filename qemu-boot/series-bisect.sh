@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check-series, step 3: the kernel builds at the base and after every
+# check-series, step 4: the kernel builds at the base and after every
 # patch (bisectability), with the small bisect.config (tinyconfig under
 # it) that compiles every file the series touches, incrementally in one
 # object directory: git rebase --exec replays the commits series-am.sh
@@ -12,7 +12,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 . "$here/lib.sh"
-: "${TREE:?}" "${CACHE:?}" "${KBUILD_FLAGS:?}" "${AUTHOR_NAME:?}" "${AUTHOR_EMAIL:?}"
+: "${TREE:?}" "${CACHE:?}" "${KBUILD_FLAGS:?}" "${PROJECT_NAME:?}" "${PROJECT_EMAIL:?}"
 export_identity
 series_check_env
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check-series, step 5: at the tip, Documentation/admin-guide/sysctl/vm.rst
+# check-series, step 6: at the tip, Documentation/admin-guide/sysctl/vm.rst
 # is valid reST (docutils) with the rwsem_unfair_maps entry in its list
 # and a section of its own, and the kernel-doc of include/linux/rwsem.h
 # has no warnings.

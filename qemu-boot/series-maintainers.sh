@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# check-series, step 6: each F:/X: pattern of MAINTAINERS-snippet
-# matches a file of the applied series (the tip's
-# scripts/get_maintainer.pl --self-test=patterns), and the snippet is the
-# entry the series adds to MAINTAINERS.
+# check-series, step 7: MAINTAINERS-snippet is the MAINTAINERS entries
+# that cover the files the series adds, as the applied series has them:
+# each F:/X: pattern matches a file of the applied series (the tip's
+# scripts/get_maintainer.pl --self-test=patterns), each entry is the
+# tip's entry of that title, and get_maintainer.pl finds a maintainer or
+# list in the snippet for every file the series adds.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
@@ -32,9 +34,21 @@ if [ -n "$out" ]; then
 	printf '%s\n' "$out" | sed 's|^\./MAINTAINERS:|MAINTAINERS-snippet:|; s/^/    /'
 	die "MAINTAINERS-snippet: a pattern matches no file of the applied series (get_maintainer.pl --self-test=patterns, above)"
 fi
-title=$(head -n 1 "$snippet")
 sgit show "$tip:MAINTAINERS" >"$log/MAINTAINERS"
-entry=$(awk -v t="$title" '$0 == t { on = 1 } on && /^$/ { exit } on { print }' "$log/MAINTAINERS")
-[ "$entry" = "$(cat "$snippet")" ] ||
-	die "MAINTAINERS-snippet differs from the '$title' entry in the tree's MAINTAINERS"
-echo "MAINTAINERS-snippet: matches the tree's entry; get_maintainer.pl --self-test=patterns finds a file for each of its $(grep -cE '^[FX]:' "$snippet") F:/X: patterns"
+entry_of() { # FILE TITLE
+	awk -v t="$2" '$0 == t { on = 1 } on && /^$/ { exit } on { print }' "$1"
+}
+mapfile -t titles < <(awk 'NR == 1 || prev == "" { print } { prev = $0 }' "$snippet" | grep .)
+for t in "${titles[@]}"; do
+	[ "$(entry_of "$snippet" "$t")" = "$(entry_of "$log/MAINTAINERS" "$t")" ] ||
+		die "MAINTAINERS-snippet: the '$t' entry differs from the tree's MAINTAINERS"
+done
+mapfile -t added < <(sgit diff --name-only --diff-filter=A "$(sgit rev-parse 'base^{commit}')" "$tip")
+for f in "${added[@]}"; do
+	who=$(cd "$src" && perl scripts/get_maintainer.pl --mpath "$snippet" --no-git \
+		--no-git-fallback --no-rolestats --no-tree -f "$f" 2>/dev/null || true)
+	[ -n "$who" ] || die "MAINTAINERS-snippet: no entry covers $f, which the series adds"
+done
+echo "MAINTAINERS-snippet: ${#titles[@]} entries, as in the tree's MAINTAINERS; a maintainer or list" \
+	"for each of the ${#added[@]} files the series adds; get_maintainer.pl --self-test=patterns" \
+	"finds a file for each of its $(grep -cE '^[FX]:' "$snippet") F:/X: patterns"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check-series, step 4: sparse (make C=2) reports no new warning or
+# check-series, step 5: sparse (make C=2) reports no new warning or
 # error on the objects the series touches, against the base.  In the
 # small config's object directory, which series-bisect.sh leaves built
 # at the tip: that config must build each of those objects, or sparse

@@ -9,7 +9,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 . "$here/lib.sh"
-: "${TREE:?}" "${BASE_PKG:?}" "${BASE_VERSION:?}" "${AUTHOR_NAME:?}" "${AUTHOR_EMAIL:?}"
+: "${TREE:?}" "${BASE_PKG:?}" "${BASE_VERSION:?}" "${PROJECT_NAME:?}" "${PROJECT_EMAIL:?}"
 export_identity
 
 tarball=/usr/src/$BASE_PKG.tar.xz
@@ -42,8 +42,8 @@ import_base() {
 	git -C "$TREE" init -q -b base-import
 	git -C "$TREE" config core.autocrlf false
 	git -C "$TREE" config am.threeWay false
-	git -C "$TREE" config user.name "$AUTHOR_NAME"
-	git -C "$TREE" config user.email "$AUTHOR_EMAIL"
+	git -C "$TREE" config user.name "$PROJECT_NAME"
+	git -C "$TREE" config user.email "$PROJECT_EMAIL"
 	git -C "$TREE" config rebase.updateRefs true
 	# Debian's tarball ignores "/*" at the top level: force-add everything.
 	git -C "$TREE" add -f -A .
