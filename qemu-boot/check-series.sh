@@ -41,9 +41,9 @@ mapfile -t patches < <(series_patches "$top")
 [ ${#patches[@]} -gt 0 ] || die "no patches in the folders"
 
 # A full pass takes minutes (a build per patch).  It is skipped when it
-# already passed on exactly these patches, cover letter,
-# snippet, scripts, make flags, configs and base; FORCE=1 runs
-# it anyway.  A fresh machine (CI) has no stamp.
+# already passed on exactly these patches, cover letter, snippet,
+# scripts, make flags, configs and base; FORCE=1 runs it anyway.  A
+# fresh machine (CI) has no stamp.
 stamp=$CACHE/check-series.pass
 key=$( {
 	git -C "$TREE" rev-parse 'base^{commit}'

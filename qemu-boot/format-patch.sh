@@ -5,9 +5,11 @@
 # from the description of unfair/series, each patch in the folder of the
 # branch it belongs to, To: (maintainers) and Cc: (reviewers, lists) from
 # scripts/get_maintainer.pl with the reviewed additions of
-# qemu-boot/recipients, and the cover letter dated like the last commit,
-# so that the same branch gives the same files.  export.sh makes the folders with it, mbox.sh the
-# mbox (with --thread): further arguments go to git format-patch.
+# qemu-boot/recipients, every patch signed by one identity (lib.sh
+# series_identity), and the cover letter dated like the last commit, so
+# that the same branch gives the same files.  export.sh makes the folders
+# with it, mbox.sh the mbox (with --thread): further arguments go to git
+# format-patch.
 # Usage: format-patch.sh OUTDIR [FORMAT-PATCH-OPTION...]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
