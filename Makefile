@@ -42,7 +42,7 @@ Q := qemu-boot
 PHASE := $(Q)/phase.sh
 
 .PHONY: all help deps tree config build initramfs boot demo check test bench shell \
-	model mutations judge-test test-base ksft-i386 export check-export check-fastpath check-series mbox image-path clean distclean
+	model mutations soak sanitize judge-test test-base ksft-i386 export check-export check-fastpath check-series mbox image-path clean distclean
 
 all: demo
 
@@ -74,6 +74,10 @@ help:
 	@echo '  test              the manifest'"'"'s test suites on the patched kernel'
 	@echo '  test-base         its base-kernel suites on the unpatched kernel: pass or skip'
 	@echo '  mutations         each $(Q)/mutations/*.patch must make the tests fail'
+	@echo '  soak              the stress stage and the contention kselftests, boot after'
+	@echo '                    boot (SOAK_BOOTS=30, SOAK_SECONDS=3600), until one fails'
+	@echo '  sanitize          KASAN and KCSAN kernels (own object directories): KUnit,'
+	@echo '                    locktorture and the proc kselftests, 0 reports'
 	@echo '  bench             base and patched kernels, the kselftests'"'"' bench modes; the'
 	@echo '                    report in $(RUNS)/bench'
 	@echo '  shell             an interactive shell in the guest'
@@ -126,6 +130,12 @@ model: tree
 
 mutations: initramfs
 	@$(PHASE) mutations $(Q)/mutate.sh
+
+soak: initramfs
+	@$(PHASE) soak $(Q)/soak.sh
+
+sanitize: config
+	@$(PHASE) sanitize $(Q)/sanitize.sh
 
 bench: initramfs
 	@DEPS_EXTRA=gnuplot-nox $(PHASE) bench-deps $(Q)/deps.sh

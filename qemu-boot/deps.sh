@@ -11,7 +11,7 @@ pkgs=(
 	build-essential bc bison flex libelf-dev libssl-dev cpio kmod xz-utils
 	ccache python3 python3-ply python3-git rsync
 	qemu-system-x86 dracut-core udev busybox-static
-	sparse python3-docutils b4 spin gcc-multilib procps
+	sparse python3-docutils b4 spin gcc-multilib procps stress-ng
 )
 # make bench adds gnuplot-nox for its plot
 # shellcheck disable=SC2206

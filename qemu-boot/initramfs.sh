@@ -28,7 +28,7 @@ dracut --force --quiet --no-kernel --no-hostonly --no-hostonly-cmdline \
 	--conf /dev/null --confdir "$tmp/no-conf.d" --tmpdir "$tmp" \
 	--kver "$(cat "$OBJ/include/config/kernel.release")" \
 	-m base --no-compress \
-	-I "timeout stty tee uniq cut xargs env date find expr nproc cat grep sed awk tr basename dirname realpath mktemp head tail wc sort id setpriv sysctl ps" \
+	-I "timeout stty tee uniq cut xargs env date find expr nproc cat grep sed awk tr basename dirname realpath mktemp head tail wc sort id setpriv sysctl ps pkill stress-ng" \
 	--include "$stage" / \
 	"$OBJ/initramfs.img" >"$tmp/dracut.log" 2>&1 || {
 	tail -n 20 "$tmp/dracut.log" >&2

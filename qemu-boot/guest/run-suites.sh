@@ -79,6 +79,7 @@ run_suite() {
 	case $1 in
 	kunit) kunit; return ;;
 	locktorture) type=locktorture; set -- "$here/locktorture.sh" "${@:2}" ;;
+	stress) type=ktap; set -- "$here/stress.sh" "${@:2}" ;;
 	kselftest | ktap) type=$1 ;;
 	*) echo "manifest: $name: unknown command $1"; return 1 ;;
 	esac

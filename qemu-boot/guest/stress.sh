@@ -1,0 +1,88 @@
+#!/bin/bash
+# stress-ng's procfs and mm stressors for SECONDS, with monitors that read
+# the maps family and cmdline of every process, at the level the suite
+# runs at; a watchdog fails the run when stress-ng outlives SECONDS by
+# GRACE (60) seconds, after dumping the blocked tasks (sysrq w) and the
+# kernel stack of every task.  Prints KTAP: one case, stress-ng's own
+# verdict and the watchdog's.  To see the watchdog fire:
+# harness.stress_grace=SECONDS shortens the grace, and
+# harness.stress_freeze=1 stops (SIGSTOP) the stressors after 2 s.
+# Usage: stress.sh SECONDS
+set -euo pipefail
+. /rwsem-unfair/options.sh
+secs=${1:?usage: stress.sh SECONDS}
+grace=$(opt stress_grace 60)
+echo "TAP version 13"
+echo "1..1"
+name="stress: procfs, mmap, mremap, madvise, vm, fork, exec and monitors for ${secs} s"
+command -v stress-ng >/dev/null || { echo "ok 1 $name # SKIP no stress-ng"; exit 0; }
+
+# Monitors: what ps, top and memory exporters read, from every process.
+monitor() {
+	local f p
+	while :; do
+		for p in /proc/[0-9]*; do
+			for f in "$@"; do
+				cat "$p/$f" >/dev/null 2>&1 || true
+			done
+		done
+	done
+}
+# dump: who is blocked, and where every task is in the kernel
+dump() {
+	local t
+	echo w >/proc/sysrq-trigger
+	for t in /proc/[0-9]*/task/[0-9]*; do
+		echo "# stack of ${t#/proc/} ($(cat "$t/comm" 2>/dev/null))"
+		sed 's/^/#   /' "$t/stack" 2>/dev/null || true
+	done
+}
+
+pids=()
+monitor maps smaps & pids+=($!)
+monitor smaps_rollup numa_maps & pids+=($!)
+monitor cmdline environ & pids+=($!)
+(while :; do ps -eo pid,args >/dev/null 2>&1 || true; done) & pids+=($!)
+
+log=$(mktemp)
+xlog=$(mktemp)
+# stress-ng runs its exec stressor only as a user: that one runs as nobody
+xdir=$(mktemp -d)
+chmod 777 "$xdir" "$xlog"
+start=$(date +%s)
+stress-ng --timeout "${secs}s" --metrics-brief --oomable \
+	--procfs 2 --mmap 1 --mmap-bytes 16M --mremap 1 --mremap-bytes 16M \
+	--madvise 1 --vm 1 --vm-bytes 64M --fork 1 \
+	>"$log" 2>&1 &
+stressor=$!
+(cd "$xdir" && exec setpriv --reuid=65534 --regid=65534 --clear-groups \
+	stress-ng --timeout "${secs}s" --metrics-brief --temp-path "$xdir" \
+	--exec 1 --exec-max 16) >"$xlog" 2>&1 &
+execer=$!
+if [ "$(opt stress_freeze 0)" = 1 ]; then
+	sleep 2
+	pkill -STOP stress-ng || true
+fi
+deadline=$((start + secs + grace))
+while { kill -0 "$stressor" || kill -0 "$execer"; } 2>/dev/null &&
+	[ "$(date +%s)" -lt "$deadline" ]; do
+	sleep 1
+done
+verdict="ok 1 $name"
+if { kill -0 "$stressor" || kill -0 "$execer"; } 2>/dev/null; then
+	echo "# stress-ng still runs $((secs + grace)) s after its start: blocked tasks and stacks"
+	dump
+	verdict="not ok 1 $name # watchdog: stress-ng outlived ${secs} s by ${grace} s"
+	pkill -KILL stress-ng || true
+fi
+status=0
+wait "$stressor" || status=$?
+wait "$execer" || status=$((status ? status : $?))
+kill "${pids[@]}" 2>/dev/null || true
+wait 2>/dev/null || true
+sed 's/^/# /' "$log" "$xlog"
+rm -rf "$log" "$xlog" "$xdir"
+echo "# stress-ng ran $(($(date +%s) - start)) s, exit status $status"
+[ "$status" = 0 ] || [ "${verdict#not}" != "$verdict" ] ||
+	verdict="not ok 1 $name # stress-ng exit status $status"
+echo "$verdict"
