@@ -21,7 +21,8 @@ for kind in ${SANITIZERS:-kasan kcsan}; do
 	"$here/initramfs.sh"
 	echo "$kind: built in $(($(date +%s) - t0)) s"
 	t0=$(date +%s)
-	TIMEOUT=${SANITIZE_TIMEOUT:-3600} "$here/run-qemu.sh" run "$kind" kunit,locktorture,proc ||
+	GUEST_CMDLINE="${GUEST_CMDLINE:-} harness.ksft_timeout=450" \
+		TIMEOUT=${SANITIZE_TIMEOUT:-3600} "$here/run-qemu.sh" run "$kind" kunit,locktorture,proc ||
 		status=1
 	python3 "$here/judge.py" --tree "$TREE" "$RUNS/$kind" || status=1
 	reports=$(grep -c -E 'BUG: (KASAN|KCSAN)' "$RUNS/$kind/console.log" || true)

@@ -47,10 +47,14 @@ kunit() {
 
 # The skip paths, for development: harness.ksft_user=UID runs the
 # kselftests as that user (without capabilities), harness.ro_sysctl=1
-# mounts /proc/sys read-only first, as in a container.
+# mounts /proc/sys read-only first, as in a container.  For slow
+# kernels (KASAN, KCSAN), harness.ksft_timeout=SECONDS overrides each
+# test's timeout.
 kselftest() {
-	local uid log ret=0
+	local uid log ret=0 t
 	uid=$(opt ksft_user "")
+	t=$(opt ksft_timeout "")
+	[ -z "$t" ] || set -- --override-timeout "$t" "$@"
 	if [ "$(opt ro_sysctl 0)" = 1 ] && ! grep -q ' /proc/sys proc ro' /proc/mounts; then
 		mount --bind /proc/sys /proc/sys && mount -o remount,bind,ro /proc/sys
 	fi
