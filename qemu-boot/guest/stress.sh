@@ -3,7 +3,8 @@
 # the maps family and cmdline of every process, at the level the suite
 # runs at; a watchdog fails the run when stress-ng outlives SECONDS by
 # GRACE (60) seconds, after dumping the blocked tasks (sysrq w) and the
-# kernel stack of every task.  Prints KTAP: one case, stress-ng's own
+# kernel stack of every task (also halfway through GRACE, while a stalled
+# stressor is still stalled).  Prints KTAP: one case, stress-ng's own
 # verdict and the watchdog's.  To see the watchdog fire:
 # harness.stress_grace=SECONDS shortens the grace, and
 # harness.stress_freeze=1 stops (SIGSTOP) the stressors after 2 s.
@@ -64,8 +65,17 @@ if [ "$(opt stress_freeze 0)" = 1 ]; then
 	pkill -STOP stress-ng || true
 fi
 deadline=$((start + secs + grace))
+# Halfway through the grace, a first dump, not yet a failure: stress-ng
+# itself kills a stressor that overstays, which would end a stalled read
+# before the dump at the deadline could show where it sleeps.
+early=$((start + secs + grace / 2))
 while { kill -0 "$stressor" || kill -0 "$execer"; } 2>/dev/null &&
 	[ "$(date +%s)" -lt "$deadline" ]; do
+	if [ "$early" != 0 ] && [ "$(date +%s)" -ge "$early" ]; then
+		echo "# stress-ng still runs $((secs + grace / 2)) s after its start: blocked tasks and stacks"
+		dump
+		early=0
+	fi
 	sleep 1
 done
 verdict="ok 1 $name"
