@@ -2,9 +2,9 @@
 # stress-ng's procfs and mm stressors for SECONDS, with monitors that read
 # the maps family and cmdline of every process, at the level the suite
 # runs at; a watchdog fails the run when stress-ng outlives SECONDS by
-# GRACE (60) seconds, after dumping the blocked tasks (sysrq w) and the
-# kernel stack of every task (also halfway through GRACE, while a stalled
-# stressor is still stalled).  Prints KTAP: one case, stress-ng's own
+# GRACE (60) seconds, after dumping the state, wchan and kernel stack of
+# every task and the blocked tasks (sysrq w); a first dump comes halfway
+# through GRACE, in case the stall ends before the deadline.  Prints KTAP: one case, stress-ng's own
 # verdict and the watchdog's.  To see the watchdog fire:
 # harness.stress_grace=SECONDS shortens the grace, and
 # harness.stress_freeze=1 stops (SIGSTOP) the stressors after 2 s.
@@ -29,17 +29,33 @@ monitor() {
 		done
 	done
 }
-# dump: who is blocked, and where every task is in the kernel
+# dump: where every task is in the kernel (its state, wchan and stack:
+# an interruptible sleep is not in sysrq w), then the blocked tasks.
+# The stacks come first: sysrq's printk wakes any reader of the log.
 dump() {
-	local t
-	echo w >/proc/sysrq-trigger
+	local t state
 	for t in /proc/[0-9]*/task/[0-9]*; do
-		echo "# stack of ${t#/proc/} ($(cat "$t/comm" 2>/dev/null))"
+		state=$(sed -n 's/^State:[[:space:]]*//p' "$t/status" 2>/dev/null || true)
+		echo "# stack of ${t#/proc/} ($(cat "$t/comm" 2>/dev/null)) ${state:-gone}, wchan $(cat "$t/wchan" 2>/dev/null)"
 		sed 's/^/#   /' "$t/stack" 2>/dev/null || true
 	done
+	echo w >/proc/sysrq-trigger
 }
 
+# The procfs stressor reads /proc/kmsg with O_NONBLOCK from up to five
+# threads, most with all signals blocked.  kmsg_read() tests for unread
+# messages before it sleeps in syslog_print(), so when another thread
+# takes the last one in between, the loser sleeps until the next printk,
+# which in a quiet guest can be a minute away (base kernels too).  Hide
+# it, as container runtimes hide /proc/kcore: the stage is not about
+# the kernel log.
+mount --bind /dev/null /proc/kmsg || {
+	echo "not ok 1 $name # could not hide /proc/kmsg (mount --bind)"
+	exit 0
+}
 pids=()
+# Also on an early exit: no monitor outlives the stage, /proc/kmsg returns.
+trap 'kill "${pids[@]}" 2>/dev/null || true; umount /proc/kmsg 2>/dev/null || true' EXIT
 monitor maps smaps & pids+=($!)
 monitor smaps_rollup numa_maps & pids+=($!)
 monitor cmdline environ & pids+=($!)
@@ -65,9 +81,8 @@ if [ "$(opt stress_freeze 0)" = 1 ]; then
 	pkill -STOP stress-ng || true
 fi
 deadline=$((start + secs + grace))
-# Halfway through the grace, a first dump, not yet a failure: stress-ng
-# itself kills a stressor that overstays, which would end a stalled read
-# before the dump at the deadline could show where it sleeps.
+# Halfway through the grace, a first dump, not yet a failure: a stall
+# that ends before the deadline still shows where it slept.
 early=$((start + secs + grace / 2))
 while { kill -0 "$stressor" || kill -0 "$execer"; } 2>/dev/null &&
 	[ "$(date +%s)" -lt "$deadline" ]; do
