@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from judge import judge_run  # noqa: E402
 
 CFGS = ("base", "fair", "unfair")
-KNOWN = {"scenario", "scan", "writer", "fault", "scan-icount", "writer-icount"}
+KNOWN = {"scenario", "scan", "writer", "monitors", "mapper", "fault", "scan-icount", "writer-icount"}
 
 
 def med(xs):
@@ -88,7 +88,7 @@ def main():
     p("make bench: QEMU TCG, 2 vCPUs, 2 GiB; kernel %s, clocksource %s" %
       (env.get("kernel", "?"), env.get("clocksource", "?")))
     p("base = unpatched 6.12, fair = patched at vm.rwsem_unfair_maps=0, "
-      "unfair = patched at 1 (readers with CAP_SYS_NICE)")
+      "unfair = patched at 1 (readers with CAP_SYS_NICE), unfair2 = patched at 2")
     p("")
 
     # 1. scenario: maps, cmdline and a whole ps, each behind its own hold
@@ -173,6 +173,67 @@ def main():
         p("   goal K=40: max latency <= 2x fair plus one single-VMA maps line (the"
           " readers yield between VMAs; the 2x is checked): %.2fx  %s" % (
               u["max_us"] / f["max_us"], "met" if u["max_us"] <= 2 * f["max_us"] else "NOT MET"))
+    p("")
+
+    # 3b. many monitors on few CPUs, with the writer's time split
+    p("3b. a busy target watched by N monitors: 3000 small mappings and an 8 MiB region,")
+    p("   a thread populating and zapping the region (a fair hold nearly all the time), the")
+    p("   writer mapping and unmapping one page; N monitors read smaps (or status, which")
+    p("   takes no mmap_lock: the control), 8 s runs.  Medians over boots; the writer's mean")
+    p("   latency split from schedstat into on CPU / runqueue / asleep, and the same for")
+    p("   its slowest 1%; unfair2 = patched at vm.rwsem_unfair_maps=2")
+    p("   %-7s %-6s %3s %5s %5s %9s %9s %9s  %-20s %-22s %9s" % (
+        "config", "file", "N", "boots", "ops", "mean ms", "p99 ms", "max ms",
+        "mean: cpu/runq/sleep", "slowest 1%: c/r/s ms", "read ms"))
+    mon = {}
+    for r in main_recs + pair_recs:
+        if r["suite"] == "monitors" and r["name"] == "monitors":
+            mon.setdefault((r["config"], r["file"], int(r["n"])), []).append(r)
+
+    def mfig(rs, k):
+        return med([x[k] for x in rs])
+    for key in sorted(mon, key=lambda k: (k[1], k[2], CFGS.index(k[0]) if k[0] in CFGS else 9)):
+        rs = mon[key]
+        split = "/".join("%.1f" % (mfig(rs, k) / 1e3) if mfig(rs, k) >= 0 else "-"
+                         for k in ("cpu_us", "runq_us", "sleep_us"))
+        tail = "/".join("%.1f" % (mfig(rs, k) / 1e3) if mfig(rs, k) >= 0 else "-"
+                        for k in ("tail_cpu_us", "tail_runq_us", "tail_sleep_us"))
+        p("   %-7s %-6s %3d %5d %5.0f %9.2f %9.1f %9.1f  %-20s %-22s %9.3f" % (
+            key[0], key[1], key[2], len(rs), mfig(rs, "ops"), mfig(rs, "mean_us") / 1e3,
+            mfig(rs, "p99_us") / 1e3, mfig(rs, "max_us") / 1e3, split, tail,
+            mfig(rs, "read_mean_us") / 1e3))
+    for n in sorted({k[2] for k in mon}):
+        for c in ("unfair", "unfair2"):
+            u, f = mon.get((c, "smaps", n)), mon.get(("fair", "smaps", n))
+            if not u or not f:
+                continue
+            ro, rp = mfig(u, "ops") / mfig(f, "ops"), mfig(u, "p99_us") / mfig(f, "p99_us")
+            p("   goal N=%d %s/fair: writer ops >= 0.7x: %.2fx  %s;  p99 <= 1.5x: %.2fx  %s%s" % (
+                n, c, ro, "met" if ro >= 0.7 else "NOT MET", rp,
+                "met" if rp <= 1.5 else "NOT MET",
+                "" if len(u) >= 3 else "  (%d boots: the goals ask for 3)" % len(u)))
+    p("")
+
+    # 3c. McKenney's proc-mmap_sem-test setup
+    p("3c. proc-mmap_sem-test's setup: a mapper on CPU 0 maps or unmaps a random page of")
+    p("   128 MiB, 10 us apart; on CPU 1 a maps scanner at nice 15 and a busy loop; 10 s runs")
+    p("   %-7s %5s %9s %9s %9s  %s" % ("config", "runs", "ops", "mean ms", "max ms",
+                                      "mean: cpu/runq/sleep ms"))
+    mp = {}
+    for c in CFGS:
+        rs = sel(main_recs + pair_recs, "mapper", c, "mapper")
+        if not rs:
+            continue
+        mp[c] = med([x["mean_us"] for x in rs])
+        p("   %-7s %5d %9.0f %9.3f %9.1f  %s" % (
+            c, len(rs), med([x["ops"] for x in rs]), mp[c] / 1e3,
+            med([x["max_us"] for x in rs]) / 1e3,
+            "/".join("%.3f" % (med([x[k] for x in rs]) / 1e3) if med([x[k] for x in rs]) >= 0
+                     else "-" for k in ("cpu_us", "runq_us", "sleep_us"))))
+    if "unfair" in mp and "fair" in mp:
+        p("   goal: unfair mean <= fair mean: %.3f / %.3f ms  %s" % (
+            mp["unfair"] / 1e3, mp["fair"] / 1e3,
+            "met" if mp["unfair"] <= mp["fair"] else "NOT MET"))
     p("")
 
     # 4. fault: alternating boots, base boot j paired with patched boot j
