@@ -27,7 +27,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from judge import judge_run  # noqa: E402
 
 CFGS = ("base", "fair", "unfair")
-KNOWN = {"scenario", "scan", "writer", "monitors", "mapper", "fault", "scan-icount", "writer-icount"}
+KNOWN = {"scenario", "scan", "writer", "monitors", "mapper", "readcost", "fault", "scan-icount",
+         "writer-icount"}
 
 
 def med(xs):
@@ -234,6 +235,30 @@ def main():
         p("   goal: unfair mean <= fair mean: %.3f / %.3f ms  %s" % (
             mp["unfair"] / 1e3, mp["fair"] / 1e3,
             "met" if mp["unfair"] <= mp["fair"] else "NOT MET"))
+    p("")
+
+    # 3d. the reader's cost of giving the lock up to writers
+    p("3d. a reader's cost: full reads of a 32768-entry maps file, alone and while two threads")
+    p("   mprotect() a random page to PROT_NONE and back; 10 s per case")
+    p("   %-7s %7s %5s %7s %10s %10s %12s" % ("config", "writers", "runs", "passes", "read ms",
+                                            "max ms", "mprotect ops"))
+    rc = {}
+    for c in CFGS:
+        for w in (0, 2):
+            rs = sel(main_recs, "readcost", c, "readcost", writers=w)
+            if not rs:
+                continue
+            done = [x["pass_ms"] for x in rs if x["passes"] > 0]
+            rc[(c, w)] = med(done) if len(done) == len(rs) else float("inf")
+            p("   %-7s %7d %5d %7.0f %10s %10.1f %12.0f" % (
+                c, w, len(rs), med([x["passes"] for x in rs]),
+                "%.1f" % rc[(c, w)] if rc[(c, w)] != float("inf") else
+                "> %.0f" % (med([x["unfinished_ms"] for x in rs])),
+                med([x["pass_max_ms"] for x in rs]), med([x["mprotect_ops"] for x in rs])))
+    if ("unfair", 2) in rc and ("fair", 2) in rc:
+        r = rc[("unfair", 2)] / rc[("fair", 2)]
+        p("   goal: unfair/fair read time with writers <= 1.5x: %.2fx  %s" % (
+            r, "met" if r <= 1.5 else "NOT MET"))
     p("")
 
     # 4. fault: alternating boots, base boot j paired with patched boot j
